@@ -56,20 +56,21 @@ from engine import (
 from engine.bot_guard import (
     BotGuardFault,
     call_bot,
+    frees_with_code_held,
     interrupts,
     keep_descriptor,
     own_interrupt,
     release_descriptor,
+    tamed_answer,
 )
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
-from engine.errors import frees_with_code_held, tamed_answer
 from engine.simulate import answer_words, legal_choice
 
 from .bot_process import (
     ANSWER_WITHIN,
     bot_label,
     cap_memory,
-    descendants,
+    end_descendants,
     exit_words,
     log_where_raised,
     within_bound,
@@ -129,6 +130,8 @@ class _Timer:
         if not hasattr(signal, "setitimer") or \
                 threading.current_thread() is not threading.main_thread():
             return fn()
+        # the process's signals reach it even when a bot blocks them on this thread
+        bot_guard.signals_reach_process()
         before = signal.signal(signal.SIGALRM, self._ring)
         try:
             try:
@@ -897,19 +900,9 @@ def stop_children() -> list[int]:
     be gone yet on a loaded machine, and its children, not yet this process's, were left
     to outlive it (twice in about a dozen runs under load). Returns their process ids (each is
     logged)."""
-    stopped: list[int] = []
-    spared = _multiprocessing_helpers()
-    for _round in range(3):          # a process that forked while its tree was stopped
-        found = [pid for pid in descendants(os.getpid())
-                 if pid not in stopped and pid not in spared]
-        if not found:
-            break
-        for pid in found:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                continue
-            stopped.append(pid)
+    # in rounds (a process that forked while its tree was stopped), each only if it is
+    # still the process found (a process id freed and taken by another meanwhile)
+    stopped = end_descendants(os.getpid(), _multiprocessing_helpers())
     if stopped:
         log.warning("processes left running, by a bot perhaps, were stopped at the end: %s",
                     ", ".join(map(str, stopped)))

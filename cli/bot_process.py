@@ -27,10 +27,14 @@ from engine.bot_process import BotProcess as BotProcess
 from engine.bot_process import bot_label as bot_label
 from engine.bot_process import cap_memory as cap_memory
 from engine.bot_process import descendants as descendants
+from engine.bot_process import end_descendants as end_descendants
 from engine.bot_process import exit_words as exit_words
+from engine.bot_process import kill_same as kill_same
+from engine.bot_process import limits as limits
 from engine.bot_process import log_bot_fault as log_bot_fault
 from engine.bot_process import log_where_raised as log_where_raised
 from engine.bot_process import memory_limit as memory_limit
+from engine.bot_process import spoiled as spoiled
 from engine.bot_process import within_bound as within_bound
 from engine.bots import LEVELS, SeatController, bot_name_key, make_bot
 

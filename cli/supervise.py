@@ -31,8 +31,14 @@ from typing import Any, NamedTuple, NoReturn
 import engine.bot_guard as bot_guard
 from engine import SeatController
 
-#: The signals this process passes on to the child when they are sent to it alone.
-PASSED_ON = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: The signals this process passes on to the child when they are sent to it alone (the
+#: ones that end a process and that the program does not use here): sent by the child,
+#: or a process under it, they are a bot's, and are neither passed on nor taken for the
+#: person's (a bot that told "its parent" it was ready, SIGUSR1, ended ``simulate`` with
+#: no report and no word of it; one that sent SIGTERM to its process group, to end its
+#: own helpers, was taken for a ``kill`` of the command: no report, no word of it).
+PASSED_ON = tuple(getattr(signal, name) for name in (
+    "SIGINT", "SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGALRM") if hasattr(signal, name))
 
 
 class Watch:
@@ -263,6 +269,8 @@ def _wait(pid: int, r: int, cr: int, mark: mmap.mmap,
             info = signal.sigtimedwait(PASSED_ON, 0)
             if info is None:
                 break
+            if info.si_code <= 0 and _from_the_matches(info.si_pid, pid):
+                continue                   # a bot's (see PASSED_ON)
             got.add(info.si_signo)
             # sent to this process alone (kill, a test): passed on; a terminal's Ctrl-C
             # (the kernel's) reached the child too, and twice would be two Ctrl-C's,
@@ -334,6 +342,14 @@ def _available(fd: int) -> tuple[bytes, bool]:
             return out, False
         out += chunk
     return out, True
+
+
+def _from_the_matches(sender: int, pid: int) -> bool:
+    """Whether process ``sender`` is the matches' process ``pid`` or one under it."""
+    if sender == pid:
+        return True
+    from engine.bot_process import descendants
+    return sender > 0 and sender in descendants(pid)
 
 
 def _in_group(pid: int) -> bool:

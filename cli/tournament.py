@@ -21,6 +21,7 @@ import multiprocessing.connection
 import multiprocessing.util
 import os
 import re
+import signal
 import sys
 import tempfile
 import threading
@@ -50,7 +51,7 @@ from .bot_limit import (
     say_where_held,
     stop_children,
 )
-from .bot_process import exit_words
+from .bot_process import exit_words, limits, spoiled
 from .i18n import _, ngettext
 from .progress import Progress
 from .supervise import end_with
@@ -184,9 +185,20 @@ class MatchResult(NamedTuple):
     fault: str = ""
 
 
+#: In a pool's worker: the resource limits it began with (None: not a worker).
+_WORKER_LIMITS: dict[int, tuple[int, int]] | None = None
+
+
 def play_task(task: Task) -> MatchResult:
     """Play one match of the schedule (in a worker process or in this one). Whatever the
-    bots print goes to stderr (the report, ``--json`` too, is stdout's alone)."""
+    bots print goes to stderr (the report, ``--json`` too, is stdout's alone). A worker
+    that an earlier match's plug-in spoiled (:func:`engine.bot_process.spoiled`: the
+    files it kept open, a limit it lowered for good; it forfeited that match) ends
+    before this one, outside any bot's call: its matches are played again, each in a
+    fresh worker (the honest plug-ins of the next matches in it could not be loaded,
+    "unknown bot", and forfeited them)."""
+    if _WORKER_LIMITS is not None and spoiled(_WORKER_LIMITS):
+        os._exit(0)
     rules = Rules.from_dict(task.rules)
     seating = Seating(*task.seating)
     bots: list[SeatController] = []
@@ -366,7 +378,11 @@ def _worker_start() -> None:
     own exit handlers, the processes its bots started and left running are stopped:
     a bot's ``spawn`` pool still starting its processes printed a traceback per
     process after the report (the worker's exit had unlinked the pool's semaphores)."""
+    global _WORKER_LIMITS
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
+    _WORKER_LIMITS = limits()
+    for signum in _WORKERS_SIGNALS:          # (ignored by the tournament's process alone)
+        signal.signal(signum, signal.SIG_DFL)
     _end_with_tournament()
     # its pipes to the tournament: a bot that closed them ended the worker, its match
     # forfeited as "ended its worker process" (they are put back, and it is told)
@@ -416,6 +432,26 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
         yield from map(play_task, tasks)
         return
     jobs = max(1, jobs)
+    # the workers' parent: a bot that tells "its parent" it is ready (SIGUSR1) ended
+    # the tournament, every match played lost, no word of it (the workers put the
+    # default back, _worker_start)
+    deaf = {signum: signal.signal(signum, signal.SIG_IGN) for signum in _WORKERS_SIGNALS} \
+        if threading.current_thread() is threading.main_thread() else {}
+    try:
+        yield from _run_in_workers(tasks, jobs)
+    finally:
+        for signum, handler in deaf.items():
+            signal.signal(signum, handler)
+
+
+#: Signals a tournament's process ignores while its workers play: one that ends a process
+#: by default and that the program does not use there, sent to it by a bot.
+_WORKERS_SIGNALS = tuple(getattr(signal, name) for name in ("SIGUSR1", "SIGUSR2")
+                         if hasattr(signal, name))
+
+
+def _run_in_workers(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None, None]:
+    """:func:`run_matches` in worker processes."""
     ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
     todo = iter(tasks)
     pending: deque[tuple[Task, Any]] = deque()

@@ -1,6 +1,7 @@
 """The guard around a call into bot code in this process (:func:`call_bot`): a bot that
 forks its process, or raises ``KeyboardInterrupt`` itself, is named at fault, and the
-person's Ctrl-C still stops the run.
+person's Ctrl-C still stops the run; and what comes out of a bot's call, read without
+running its code (:func:`tamed`, :func:`tamed_answer`, :func:`frees_with_code_held`).
 
 Process and signal handling, kept out of the simulator (which stays pure) and beside
 :mod:`engine.bot_process` (a bot that thinks in a child process of its own): the
@@ -14,8 +15,11 @@ import select
 import signal
 import sys
 import threading
+import types
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
+
+from .errors import _SHOWN, one_line
 
 T = TypeVar("T")
 
@@ -87,6 +91,27 @@ class BotExited(BotGuardFault):
     def __init__(self, status: object) -> None:
         super().__init__(f"called os._exit({status!r}), which ends a program at once: "
                          "stopped")
+
+
+class BotLoweredLimits(BotGuardFault):
+    """A bot lowered resource limits of its process (``resource.setrlimit``) that the
+    program could not put back: they are the whole process's, and a lowered limit of
+    processor time ended it later (SIGXCPU) naming whichever bot moved then."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(f"lowered its process's {' and '.join(names)} for good "
+                         "(resource.setrlimit): a bot's process is the program's too")
+
+
+class BotLeakedDescriptors(BotGuardFault):
+    """A bot's call kept file descriptors open until its process had almost none left
+    to open: the program's own files (a transcript, the log) and the next plug-in's
+    loading then failed, blamed on whoever came next."""
+
+    def __init__(self, kept: int, left: int, limit: int) -> None:
+        super().__init__(f"kept {kept} more file descriptors open in this call, leaving "
+                         f"its process {left} of its {limit}: a bot closes the files it "
+                         "opens")
 
 
 #: SIGINTs (Ctrl-C, or ``_thread.interrupt_main()``) this process has received since
@@ -305,6 +330,37 @@ def descriptors_kept(fn: Callable[..., T], *args: Any) -> T:
     return answer
 
 
+#: The thread of :func:`signals_reach_process`: this process's id and the thread's.
+_signal_thread: tuple[int, int | None] | None = None
+
+
+def signals_reach_process() -> None:
+    """Start, once in this process (POSIX), a thread of the program's own that blocks no
+    signal and waits for ever. A plug-in that blocked signals on the thread that calls
+    it (``signal.pthread_sigmask(SIG_BLOCK, {SIGALRM, SIGPROF})``, a section it wants
+    left alone) and then went on computing was never stopped: its time limit's SIGALRM
+    and SIGPROF, the person's Ctrl-C, waited on its mask, and ``simulate`` and a
+    tournament hung for ever. The kernel gives a signal sent to the process to a thread
+    that does not block it, this one; Python then runs its handler in the main thread,
+    the bot's, as always (a thread's mask is its own: no bot's code runs here)."""
+    global _signal_thread
+    if not hasattr(signal, "pthread_sigmask"):
+        return
+    if _signal_thread is not None and _signal_thread[0] == os.getpid():
+        return
+    ready = threading.Event()
+
+    def wait() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, ())
+        ready.set()
+        threading.Event().wait()
+
+    thread = threading.Thread(target=wait, daemon=True, name="millebornes-signals")
+    thread.start()
+    ready.wait(5.0)
+    _signal_thread = (os.getpid(), thread.ident)
+
+
 def call_bot(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)``, bot code run in this process. A bot that forks (``os.fork()``)
     and returns in both processes ran the whole program twice (every report printed by
@@ -418,3 +474,145 @@ def _copy_came_back() -> bool:
         return bool(os.read(r, 4096))
     except (OSError, ValueError):
         return False
+
+
+#: The interpreter's own readers of a class's and an exception's fields: they run no
+#: code of a plug-in's (``kind.__name__`` runs its metaclass's ``__getattribute__``,
+#: ``exc.args`` its class's, ``isinstance`` reads ``exc.__class__``).
+_TYPE_NAME = type.__dict__["__name__"].__get__
+_TYPE_MRO = type.__dict__["__mro__"].__get__
+_TYPE_DICT = type.__dict__["__dict__"].__get__
+_TYPE_FLAGS = type.__dict__["__flags__"].__get__
+_ARGS = BaseException.__dict__["args"].__get__
+_TRACEBACK = BaseException.__dict__["__traceback__"].__get__
+_HEAPTYPE = 1 << 9          # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
+
+#: What a class of a plug-in's exception may not define for the program to read it as it
+#: reads any exception: the ways an attribute's reading, writing, comparing or freeing
+#: runs the plug-in's code.
+_HOOKS = frozenset({
+    "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__class__",
+    "__dict__", "args", "__traceback__", "__cause__", "__context__",
+    "__suppress_context__", "__notes__", "__del__", "__eq__", "__ne__", "__hash__",
+    "with_traceback", "msg", "filename", "lineno", "offset", "text", "print_file_and_line"})
+
+
+def tamed(exc: BaseException) -> BaseException | None:
+    """A stand-in for ``exc``, a plug-in's exception, when the program cannot read it
+    without running the plug-in's code: its class has a metaclass of its own or
+    defines one of :data:`_HOOKS` (a metaclass whose ``__getattribute__`` never ends
+    held ``simulate`` for ever as it named the class, after the bot's time limit was
+    over; so did a class's own ``__getattribute__`` as the traceback was read). The
+    stand-in is of a plain class of the same name, under the nearest of the
+    interpreter's exception classes (a ``KeyboardInterrupt`` stays one, a
+    ``MemoryError`` too), with the arguments when they are plain values, and the
+    traceback, so that where the bot raised is still said. None: ``exc`` is plain
+    (nothing is read but through the interpreter's own readers)."""
+    kind = type(exc)
+    mro = _TYPE_MRO(kind)
+    if type(kind) is type and type(mro) is tuple and all(
+            type(k) is type and (not _TYPE_FLAGS(k) & _HEAPTYPE or _plain_fields(k))
+            for k in mro):
+        return None
+    name = _TYPE_NAME(kind)
+    name = one_line(name)[:60] if type(name) is str and name.isidentifier() else "Exception"
+    args = _ARGS(exc)
+    args = args if type(args) is tuple and all(type(a) in _SHOWN for a in args[:8]) \
+        and len(args) <= 8 else ()
+    base: type[BaseException] = Exception
+    if type(mro) is tuple:
+        base = next((k for k in mro if type(k) is type and issubclass(k, BaseException)
+                     and not _TYPE_FLAGS(k) & _HEAPTYPE), Exception)
+    for parent in (base, Exception):
+        try:
+            stand_in: BaseException = type(name, (parent,), {"__module__": "plugin"})(*args)
+            break
+        except Exception:  # noqa: BLE001 - a base that wants other arguments
+            args = ()
+    else:
+        stand_in = Exception(name)
+    return stand_in.with_traceback(_TRACEBACK(exc))
+
+
+def _plain_fields(kind: type) -> bool:
+    """Whether class ``kind`` defines none of :data:`_HOOKS` but the interpreter's own
+    field for an instance's ``__dict__`` or ``__weakref__`` (a class compiled by mypyc,
+    as the engine's own exceptions are with ``MILLEBORNES_MYPYC=1``, lists them: its
+    ``PluginFailed`` was taken for a plug-in's hooked class and replaced by a stand-in
+    that the program's ``except PluginFailed`` no longer caught)."""
+    fields = _TYPE_DICT(kind)
+    return all(name in ("__dict__", "__weakref__")
+               and type(fields[name]) in (types.GetSetDescriptorType,
+                                          types.MemberDescriptorType)
+               for name in _HOOKS.intersection(fields))
+
+
+#: What the class of a bot's answer may not define for the program to read it as it
+#: reads any object (``isinstance`` reads its ``__class__``, the words of a fault its
+#: class's name).
+_ANSWER_HOOKS = frozenset({"__getattribute__", "__getattr__", "__class__"})
+
+
+def frees_with_code(obj: object) -> bool:
+    """Whether freeing ``obj`` runs code of its class's own (a ``__del__`` in its class
+    or a base), read without running any; a metaclass of its own counts as yes."""
+    kind = type(obj)
+    return type(kind) is not type or any(
+        type(k) is not type or (_TYPE_FLAGS(k) & _HEAPTYPE and "__del__" in _TYPE_DICT(k))
+        for k in _TYPE_MRO(kind))
+
+
+#: Objects a bot holds that are not its to free, and that lead to the whole program (a
+#: class to its module's globals, a function or a frame to theirs): not looked through.
+_NOT_THE_BOTS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                 types.CodeType, types.FrameType)
+
+
+def frees_with_code_held(obj: object, most: int = 2000) -> bool:
+    """Whether freeing ``obj`` may run code of its own, or of an object it holds: a
+    ``__del__`` (:func:`frees_with_code`), or a finalizer of the interpreter's (a
+    generator's ``finally``, a file's ``close``) in the class of one of the objects
+    reached from it through the references the interpreter follows (never through a
+    class, a module, a function or a frame: the program's too), read without running
+    any code of theirs; more than ``most`` objects reached count as yes (a bot in a
+    cycle whose statistics object had a ``__del__`` that never ended was not looked at,
+    and held ``simulate`` for ever where Python collected it)."""
+    import gc
+    seen = {id(obj)}
+    todo = [obj]
+    while todo:
+        held = todo.pop()
+        kind = type(held)
+        if frees_with_code(held) or any(
+                k is not object and "__del__" in _TYPE_DICT(k) for k in _TYPE_MRO(kind)):
+            return True
+        for ref in gc.get_referents(held):
+            if id(ref) in seen:
+                continue
+            seen.add(id(ref))
+            if len(seen) > most:
+                return True
+            # (by identity: a class's == is its metaclass's code)
+            if not any(k is n for k in _TYPE_MRO(type(ref)) for n in _NOT_THE_BOTS):
+                todo.append(ref)
+    return False
+
+
+def tamed_answer(answer: T) -> T:
+    """``answer``, a bot's, or a plain stand-in of its class's name when the program
+    cannot read it without running the bot's code (a class of its own with a metaclass
+    or a ``__getattribute__`` that never ends: ``simulate`` hung for ever saying what
+    the bot chose, after its time limit). The stand-in is no move: a fault, said as any
+    other object ("chose an object of type Move")."""
+    kind = type(answer)
+    if kind in _SHOWN:            # (the engine's own enums too: "a card's kind")
+        return answer
+    meta = type(kind)
+    if meta is type and all(type(k) is type and (not _TYPE_FLAGS(k) & _HEAPTYPE
+                                                 or _ANSWER_HOOKS.isdisjoint(_TYPE_DICT(k)))
+                            for k in _TYPE_MRO(kind)):
+        return answer
+    name = _TYPE_NAME(kind)
+    name = one_line(name)[:60] if type(name) is str and name.isidentifier() else "object"
+    stand_in: Any = type(name, (), {"__module__": "plugin"})()
+    return cast(T, stand_in)

@@ -11,6 +11,7 @@ clock (the rules and the simulator stay pure).
 from __future__ import annotations
 
 import builtins
+import errno
 import json
 import logging
 import mmap
@@ -25,13 +26,20 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Collection
+from typing import Any, NoReturn, TypeVar
 
 from .actions import Action
-from .bot_guard import BotGuardFault, call_bot, descriptors_kept
+from .bot_guard import (
+    BotGuardFault,
+    BotLeakedDescriptors,
+    BotLoweredLimits,
+    call_bot,
+    descriptors_kept,
+    tamed,
+)
 from .bots import SeatController, make_bot
-from .errors import exception_words, one_line, raised_words, tamed, where_raised
+from .errors import exception_words, one_line, raised_words, where_raised
 from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
 
@@ -162,7 +170,9 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
         _IMPORTS.extend((list(sys.path), list(sys.meta_path)))
     handlers = _handlers()
     settings = _settings()
+    open_before = _descriptors_open()
     stand_in: BaseException | None = None
+    lowered: list[str] = []
     try:
         answer: T = descriptors_kept(_held_back_for, fn, *args)
     except BaseException as exc:
@@ -175,7 +185,7 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
             raise
         del exc
     finally:
-        _settings_back(settings)
+        lowered = _settings_back(settings)
         _builtins_back()
         _handlers_back(handlers)
         # the files the program makes are read by their player: a bot's os.umask(0o777)
@@ -184,7 +194,76 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
         _imports_back()
     if stand_in is not None:
         raise stand_in
+    if lowered:
+        raise BotLoweredLimits(lowered)
+    if open_before is not None:
+        _check_descriptors(open_before)
     return answer
+
+
+#: Descriptors a process that runs plug-ins keeps free for the program's own files: a
+#: call that leaves fewer (and opened more than it closed) is a fault.
+DESCRIPTORS_KEPT_FREE = 64
+
+
+def _descriptors_open() -> tuple[int, int] | None:
+    """Linux: how many descriptors below the soft limit are open, and the limit (the
+    program's copies kept high up, :func:`engine.bot_guard.keep_descriptor`, are above
+    it); None where this cannot be read."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError):
+        return None
+    if soft < 0:
+        return None
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError as exc:      # not one left to list them with: as full as can be
+        return (soft, soft) if exc.errno == errno.EMFILE else None
+    return sum(1 for n in names if n.isdigit() and int(n) < soft), soft
+
+
+def spoiled(limits_before: dict[int, tuple[int, int]]) -> bool:
+    """Whether this process is no longer fit to run the next plug-ins fairly: a bot
+    left it with fewer than :data:`DESCRIPTORS_KEPT_FREE` descriptors to open (files it
+    keeps), or a resource limit lower than ``limits_before`` (:func:`limits`, read as
+    the process began) that could not be put back."""
+    now = _descriptors_open()
+    if now is not None and now[1] - now[0] < min(DESCRIPTORS_KEPT_FREE, now[1] // 8):
+        return True
+    current = _limits()
+    own = _own_limit()            # (the program's own bound, :func:`cap_memory`)
+    return any(_lower(current[w][0], soft) or _lower(current[w][1], hard)
+               for w, (soft, hard) in limits_before.items() if w in current and w != own)
+
+
+def _own_limit() -> int:
+    """The resource limit the program lowers itself (:func:`cap_memory`), -1 if none."""
+    try:
+        import resource
+    except ImportError:
+        return -1
+    return int(resource.RLIMIT_DATA)
+
+
+def limits() -> dict[int, tuple[int, int]]:
+    """The process's resource limits that a plug-in may lower (for :func:`spoiled`)."""
+    return _limits()
+
+
+def _check_descriptors(before: tuple[int, int]) -> None:
+    """:class:`BotLeakedDescriptors` when the call just made opened more descriptors
+    than it closed and left fewer than :data:`DESCRIPTORS_KEPT_FREE` (or an eighth of
+    the limit) to open: a bot that kept every file it opened made the program's own
+    files, and the next match's honest plug-in, fail to open ("could not be made
+    (unknown bot ...)"), which was then named."""
+    after = _descriptors_open()
+    if after is None:
+        return
+    count, limit = after
+    if count > before[0] and limit - count < min(DESCRIPTORS_KEPT_FREE, limit // 8):
+        raise BotLeakedDescriptors(count - before[0], max(0, limit - count), limit)
 
 
 def _settings() -> tuple[Any, ...]:
@@ -198,13 +277,84 @@ def _settings() -> tuple[Any, ...]:
     ...)", and forfeit them in a tournament; a profiler it left on watched, and slowed,
     every call of the program and of the other seats' bots."""
     return (sys.getprofile(), sys.gettrace(), threading.getprofile(), threading.gettrace(),
-            sys.getrecursionlimit(), warnings.filters, list(warnings.filters))
+            sys.getrecursionlimit(), warnings.filters, list(warnings.filters), _limits())
 
 
-def _settings_back(saved: tuple[Any, ...]) -> None:
+#: The process's resource limits a plug-in's call may lower for the whole process
+#: (:func:`_limits_back`).
+_LIMITS = ("RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_FSIZE", "RLIMIT_NPROC", "RLIMIT_AS",
+           "RLIMIT_DATA", "RLIMIT_STACK")
+
+
+def _limits() -> dict[int, tuple[int, int]]:
+    """The process's resource limits of :data:`_LIMITS` now (none where there are none)."""
+    try:
+        import resource
+    except ImportError:
+        return {}
+    limits: dict[int, tuple[int, int]] = {}
+    for name in _LIMITS:
+        which = getattr(resource, name, None)
+        if which is not None:
+            try:
+                limits[which] = resource.getrlimit(which)
+            except (OSError, ValueError):
+                pass
+    return limits
+
+
+def _lower(a: int, b: int) -> bool:
+    """Whether limit ``a`` is lower than ``b`` (RLIM_INFINITY, -1, is the highest)."""
+    return a != b and (b < 0 or 0 <= a < b)
+
+
+#: What each limit of :data:`_LIMITS` bounds, in a fault's words.
+_LIMIT_WORDS = {"RLIMIT_CPU": "processor time", "RLIMIT_NOFILE": "open files",
+                "RLIMIT_FSIZE": "file size", "RLIMIT_NPROC": "processes",
+                "RLIMIT_AS": "address space", "RLIMIT_DATA": "data",
+                "RLIMIT_STACK": "stack"}
+
+
+def _limits_back(before: dict[int, tuple[int, int]]) -> list[str]:
+    """The resource limits a plug-in's call lowered, put back (one it raised stays): a
+    bot that bounded "its" processor time (``resource.setrlimit(RLIMIT_CPU, (3, 4))``)
+    bounded the whole process's, and SIGXCPU ended ``simulate`` later, naming the bot
+    moving then, an honest one as often as not; one that lowered the number of files
+    the process may open made the next match's honest plug-in fail to load ("unknown
+    bot"). A hard limit lowered below what was can be raised again only with the
+    rights to (root): where it cannot, it stays lowered, and the limits so lowered are
+    returned, in words ("limit of processor time (RLIMIT_CPU)")."""
+    if not before:
+        return []
+    import resource
+    names = {getattr(resource, n, None): n for n in _LIMITS}
+    lowered: list[str] = []
+    for which, (soft, hard) in before.items():
+        try:
+            now_soft, now_hard = resource.getrlimit(which)
+            if _lower(now_soft, soft) or _lower(now_hard, hard):
+                want_hard = now_hard if not _lower(now_hard, hard) else hard
+                want_soft = soft if _lower(now_soft, soft) else now_soft
+                try:
+                    resource.setrlimit(which, (want_soft, want_hard))
+                except (OSError, ValueError):   # the hard one stays: the soft one, up to it
+                    resource.setrlimit(which, (
+                        now_hard if now_hard >= 0 and (soft < 0 or soft > now_hard) else soft,
+                        now_hard))
+            now_soft, now_hard = resource.getrlimit(which)
+            if _lower(now_soft, soft) or _lower(now_hard, hard):
+                name = names.get(which, "")
+                lowered.append(f"limit of {_LIMIT_WORDS.get(name, 'a resource')} ({name})")
+        except (OSError, ValueError):
+            pass
+    return lowered
+
+
+def _settings_back(saved: tuple[Any, ...]) -> list[str]:
     """The settings of :func:`_settings` put back (the profiler and the tracer first:
-    the rest is not theirs to watch)."""
-    profile, trace, thread_profile, thread_trace, limit, filters, kept = saved
+    the rest is not theirs to watch); the resource limits that could not be, in words
+    (:func:`_limits_back`)."""
+    profile, trace, thread_profile, thread_trace, limit, filters, kept, limits = saved
     if sys.getprofile() is not profile:
         sys.setprofile(profile)
     if sys.gettrace() is not trace:
@@ -226,6 +376,7 @@ def _settings_back(saved: tuple[Any, ...]) -> None:
         mutated = getattr(warnings, "_filters_mutated", None)
         if callable(mutated):
             mutated()
+    return _limits_back(limits)
 
 
 #: The signals whose handling is the program's: a plug-in's own handler is put back
@@ -235,18 +386,30 @@ PROGRAM_SIGNALS = tuple(getattr(signal, name) for name in
                         if hasattr(signal, name))
 
 
+#: The key of :func:`_handlers`' answer that holds the calling thread's signal mask.
+_MASK = -1
+
+
 def _handlers() -> dict[int, Any]:
-    """The handlers of :data:`PROGRAM_SIGNALS` now (none off the main thread, where
-    they cannot be set)."""
+    """The handlers of :data:`PROGRAM_SIGNALS` now, and the thread's signal mask (none
+    off the main thread, where they cannot be set)."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {signum: signal.getsignal(signum) for signum in PROGRAM_SIGNALS}
+    handlers: dict[int, Any] = {signum: signal.getsignal(signum) for signum in PROGRAM_SIGNALS}
+    if hasattr(signal, "pthread_sigmask"):
+        handlers[_MASK] = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    return handlers
 
 
 def _handlers_back(handlers: dict[int, Any]) -> None:
     """The program's signal handlers as they were before a plug-in's call: a bot that
     ignored SIGINT (``signal.signal(SIGINT, SIG_IGN)``), or caught it for itself (to save
-    its work), made ``simulate`` deaf to Ctrl-C for the rest of the run."""
+    its work), made ``simulate`` deaf to Ctrl-C for the rest of the run. So is the
+    thread's signal mask: a bot that blocked SIGINT and SIGALRM for a section of its own
+    and left them blocked made Ctrl-C, and every later bot's time limit, wait on it."""
+    mask = handlers.pop(_MASK, None)
+    if mask is not None and signal.pthread_sigmask(signal.SIG_BLOCK, ()) != mask:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     for signum, handler in handlers.items():
         if handler is not None and signal.getsignal(signum) is not handler:
             try:
@@ -449,24 +612,41 @@ def _keep_log(handler: _BotLog | None) -> None:
         root.addHandler(handler)
 
 
-def descendants(root: int) -> list[int]:
-    """Linux: the processes under ``root`` (children, theirs, ...) that still run, read
-    from /proc (none elsewhere)."""
+def _running() -> dict[int, tuple[int, int]]:
+    """Linux: every process that still runs (a zombie has ended) -> its parent's id and
+    its start time (clock ticks after boot), read from /proc (none elsewhere)."""
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return []
-    children: dict[int, list[int]] = {}
+        return {}
+    found: dict[int, tuple[int, int]] = {}
     for entry in entries:
         if not entry.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            if fields[0] not in (b"Z", b"X"):
-                children.setdefault(int(fields[1]), []).append(int(entry))
-        except (OSError, ValueError, IndexError):
-            continue
+        started = _stat(int(entry))
+        if started is not None:
+            found[int(entry)] = started
+    return found
+
+
+def _stat(pid: int) -> tuple[int, int] | None:
+    """Process ``pid``'s parent and start time, from /proc; None when it does not run
+    (gone, a zombie) or cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        if fields[0] in (b"Z", b"X"):
+            return None
+        return int(fields[1]), int(fields[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _under(root: int, running: dict[int, tuple[int, int]]) -> list[int]:
+    """The processes of ``running`` under ``root`` (children, theirs, ...)."""
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _started) in running.items():
+        children.setdefault(ppid, []).append(pid)
     found: list[int] = []
     todo = list(children.get(root, ()))
     while todo:
@@ -477,34 +657,80 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def descendants(root: int) -> list[int]:
+    """Linux: the processes under ``root`` (children, theirs, ...) that still run, read
+    from /proc (none elsewhere)."""
+    return _under(root, _running())
+
+
+def kill_same(pid: int, started: int, signum: int = signal.SIGKILL) -> bool:
+    """Send ``signum`` to process ``pid`` if it is still the process that started at
+    ``started`` (its start time in /proc, as :func:`_running` read it): a process found
+    under a bot's, that ended and whose id was taken by another process (anyone's)
+    before the kill, is left alone. Where ``os.pidfd_open`` works (Linux 5.3, Python
+    3.9) the process checked is the one signalled, whatever happens meanwhile; else the
+    check comes just before ``os.kill``. True: signalled."""
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError) as exc:
+        if isinstance(exc, ProcessLookupError):
+            return False                      # gone already
+        fd = -1                               # no pidfd here: check, then kill
+    try:
+        now = _stat(pid)
+        if now is None or now[1] != started:
+            return False
+        if fd >= 0:
+            signal.pidfd_send_signal(fd, signum)
+        else:
+            os.kill(pid, signum)
+        return True
+    except OSError:
+        return False
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def end_descendants(root: int, spared: Collection[int] = ()) -> list[int]:
+    """SIGKILL every process under ``root`` (but those ``spared``), each only if it is
+    still the process found (:func:`kill_same`), in rounds while any is found (one that
+    forked meanwhile); the process ids signalled. Linux (elsewhere: none found)."""
+    stopped: list[int] = []
+    done: set[tuple[int, int]] = set()
+    for _round in range(3):
+        running = _running()
+        found = [(pid, running[pid][1]) for pid in _under(root, running)
+                 if pid not in spared and (pid, running[pid][1]) not in done]
+        if not found:
+            break
+        for pid, started in found:
+            done.add((pid, started))
+            if kill_same(pid, started) and pid not in stopped:
+                stopped.append(pid)
+    return stopped
+
+
 def _end_tree(child: int, spared: int | None = None) -> None:
     """SIGKILL every process under ``child`` (but ``spared``): what its bot started,
     those that left its group and session too (``start_new_session=True``, a daemon's
     double fork and ``setsid``: they outlived the table, ``killpg`` reaching only the
-    group). The child is their reaper while it lives (:func:`_reap_own`), so an orphan's
+    group). Its reaper (:func:`_serve_under_reaper`) adopts the orphans, so an orphan's
     is found under it. Linux (elsewhere: none found)."""
-    for _round in range(3):          # one that forked meanwhile
-        found = [pid for pid in descendants(child) if pid != spared]
-        if not found:
-            return
-        for pid in found:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+    end_descendants(child, () if spared is None else (spared,))
 
 
-def _reap_own() -> None:
+def _reap_own() -> bool:
     """Linux: this process becomes the reaper of the orphans among its descendants
     (``PR_SET_CHILD_SUBREAPER``): a process its bot started with a double fork is found
-    under it, not under init, when it is ended (:func:`_end_tree`)."""
+    under it, not under init, when it is ended (:func:`_end_tree`). Whether it is."""
     if not sys.platform.startswith("linux"):
-        return
+        return False
     try:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)
+        return int(ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)) == 0
     except (OSError, AttributeError):
-        pass
+        return False
 
 
 def no_terminal() -> None:
@@ -585,25 +811,26 @@ def _watch_from_a_process(parent: int, child: int) -> None:
 
 
 def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
-           log_path: str | None = None, seat: int | None = None) -> None:
+           log_path: str | None = None, seat: int | None = None,
+           reaped: bool = False) -> None:
     """The child: build the bot once, then answer each ``(view, legal)`` with
     ``["move", index]``, or ``["error", words]`` when the bot cannot be made or raises
     (``KeyboardInterrupt`` too: this process ignores Ctrl-C, the parent decides), or
     ``["illegal", words]`` (:func:`_reply`). A copy the bot forks ends as it comes back
     (:func:`call_bot`). What the bot logs goes to ``log_path`` (:func:`_log_to`), marked
-    with its spec and ``seat`` (two seats of one plug-in were one name in the log)."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
-    os.dup2(devnull, 2)
-    no_terminal()                  # nor what it writes on /dev/tty
-    _reap_own()                    # its bot's daemons are found under it when it ends
+    with its spec and ``seat`` (two seats of one plug-in were one name in the log).
+    ``reaped``: this process is the child of its reaper (:func:`_serve_under_reaper`),
+    which made the process's session, watches ``parent`` and ends what its bot started."""
+    if not reaped:
+        _quiet_session()
+        _reap_own()                # its bot's daemons are found under it when it ends
     # its bot may think with processes of its own (a multiprocessing pool), as it may in
     # simulate: "daemonic processes are not allowed to have children" failed its making;
     # they are in this process's group, which its parent ends with it (BotProcess)
     import multiprocessing
     multiprocessing.current_process().daemon = False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if parent is not None:
+    if parent is not None and not reaped:
         _end_with(parent)
     bot_log = _log_to(log_path, bot_label(spec, seat))
     cap_memory()                   # a bot that allocates without end fails here, not the machine
@@ -658,14 +885,169 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
                 return
 
 
-def _serve_and_end(*args: Any, **kwargs: Any) -> None:
-    """:func:`_serve`, and then every process its bot started ended with it
-    (:func:`_end_tree`): asked no more questions, it ends by itself, and its bot's
-    daemons, out of its group, outlived the table."""
+def _serve_and_end(conn: Any, spec: str, seed: int, parent: int | None = None,
+                   log_path: str | None = None, seat: int | None = None) -> None:
+    """The process of a :class:`BotProcess`: on Linux the reaper of a child that serves
+    the bot (:func:`_serve_under_reaper`); elsewhere :func:`_serve`, and then every
+    process its bot started ended with it (:func:`_end_tree`: asked no more questions,
+    it ends by itself, and its bot's daemons, out of its group, outlived the table)."""
+    if _serve_under_reaper(conn, spec, seed, parent, log_path, seat):
+        return                     # (the child's, once it served: the reaper never returns)
     try:
-        _serve(*args, **kwargs)
+        _serve(conn, spec, seed, parent, log_path, seat)
     finally:
         _end_tree(os.getpid())
+
+
+def _quiet_session() -> None:
+    """This process's output to the null device (a bot's prints must not reach the
+    player's screen) and a session of its own (:func:`no_terminal`: nor what it writes on
+    /dev/tty)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    no_terminal()
+
+
+#: The signals a bot's reaper ignores: it is the bot's parent, and a bot that signals
+#: "its parent" (``os.kill(os.getppid(), signal.SIGTERM)``, meant for a program that
+#: started it by hand) reached the table's own process, which ended with it.
+_REAPER_DEAF = tuple(getattr(signal, name) for name in (
+    "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGPIPE",
+    "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGXFSZ")
+    if hasattr(signal, name))
+
+
+def _serve_under_reaper(conn: Any, spec: str, seed: int, parent: int | None,
+                        log_path: str | None, seat: int | None) -> bool:
+    """Linux: this process becomes the reaper (``PR_SET_CHILD_SUBREAPER``) of a child
+    that serves the bot (:func:`_serve`), and runs no code of the bot's itself. The
+    child crashing (a C extension's bad read, ``os.abort``) left the processes its bot
+    started in sessions of their own (a daemon's double fork) adopted by init, running
+    on after the table; and orphans it adopted stayed zombies until it ended. The
+    reaper reaps every orphan as it ends, and once its child has ended, or ``parent``
+    (the process that asks the bot) is gone, ends everything under it and exits as its
+    child did (its status, or the signal that ended it: the parent names the crash). In
+    the child, after it served, True; False where there is no reaper (not Linux):
+    nothing was done. The reaper never returns."""
+    if not (sys.platform.startswith("linux") and hasattr(os, "fork")
+            and hasattr(signal, "SIGCHLD")):
+        return False
+    _quiet_session()
+    if not _reap_own():
+        return False
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    kept = {signum: signal.getsignal(signum) for signum in _REAPER_DEAF}
+    for signum in _REAPER_DEAF:
+        signal.signal(signum, signal.SIG_IGN)
+    signal.signal(signal.SIGCHLD, _woken)
+    signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
+    reaper = os.getpid()
+    child = os.fork()
+    if child == 0:
+        signal.set_wakeup_fd(-1)
+        os.close(wake_r)
+        os.close(wake_w)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        for signum, handler in kept.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        _dies_with(reaper)
+        _serve(conn, spec, seed, parent, log_path, seat, reaped=True)
+        return True
+    conn.close()                   # the child's death is seen by the parent as its pipe's end
+    _exit_as(_reap_until_gone(child, parent, wake_r))
+
+
+def _woken(signum: int, frame: Any) -> None:
+    """SIGCHLD in a bot's reaper: its wake-up descriptor says it (:func:`_reap_until_gone`)."""
+
+
+def _dies_with(reaper: int) -> None:
+    """In the reaper's child: killed when the reaper ends (``PR_SET_PDEATHSIG``; the
+    parent kills the reaper once what is under it is ended), or ended now if it is gone
+    already."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != reaper:
+        os._exit(0)
+
+
+def _reap_until_gone(child: int, parent: int | None, wake: int) -> int:
+    """The reaper's watch: reap each process that ends under it (an orphan adopted, its
+    child) as SIGCHLD says one did, until its child has ended; then end everything under
+    it (:func:`end_descendants`) and return the child's wait status. When ``parent`` is
+    gone (a pidfd says it, or else its parent is no longer ``parent``), everything under
+    it is ended and the reaper exits."""
+    watch = -1
+    if parent is not None:
+        try:
+            watch = os.pidfd_open(parent)
+        except (AttributeError, OSError):
+            watch = -1
+    status: int | None = None
+    while True:
+        while True:
+            try:
+                pid, ended = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                pid, ended = child, 0        # (no child at all: it was reaped somehow)
+            except InterruptedError:
+                continue
+            if pid == 0:
+                break
+            if pid == child:
+                status = ended
+                break
+        if status is not None:
+            break
+        fds = [wake] + ([watch] if watch >= 0 else [])
+        try:
+            ready = select.select(fds, [], [], 5.0 if watch >= 0 else 0.5)[0]
+        except InterruptedError:
+            ready = []
+        if wake in ready:
+            try:
+                while os.read(wake, 512):
+                    pass
+            except OSError:
+                pass
+        if parent is not None and (watch in ready if watch >= 0 else os.getppid() != parent):
+            end_descendants(os.getpid())
+            os._exit(0)
+    end_descendants(os.getpid())
+    try:                                   # those that ended at once (the rest: init's)
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+    return status
+
+
+def _exit_as(status: int) -> NoReturn:
+    """End this process as its child ended: with its exit status, or by the signal that
+    ended it (no core of the reaper's is written)."""
+    if os.WIFSIGNALED(status):
+        signum = os.WTERMSIG(status)
+        try:
+            import resource
+            resource.setrlimit(resource.RLIMIT_CORE,
+                               (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+        except (ImportError, OSError, ValueError):
+            pass
+        try:
+            signal.signal(signum, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+        except (OSError, ValueError):
+            pass
+        os.kill(os.getpid(), signum)
+        os._exit(128 + signum)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
 def log_where_raised(spec: str, exc: BaseException, phase: object,

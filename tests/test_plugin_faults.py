@@ -1794,7 +1794,7 @@ def test_the_programs_own_exceptions_are_never_taken_for_a_plugins_hooked_ones()
     ``PluginFailed`` was replaced too: ``except PluginFailed`` missed it, and a plug-in
     that takes no seed was said to have "bad options" (the compiled run failed)."""
     import engine.errors as errors
-    from engine.errors import tamed
+    from engine.bot_guard import tamed
     own = [v for v in vars(errors).values()
            if isinstance(v, type) and issubclass(v, BaseException)
            and v.__module__ == "engine.errors"]

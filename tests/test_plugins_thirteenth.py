@@ -1,0 +1,549 @@
+"""Plug-in bots written from docs/bots.md alone by outside authors (thirteenth review of
+the plug-ins): a bot at a networked table that starts a daemon and then crashes the
+interpreter (the daemon, adopted by init, outlived the table); orphans a bot's process
+adopted, left zombies until it ended; a bot that signals its parent (the table's own
+process, ``simulate`` and a tournament, which a SIGUSR1 ended) or its process group; a
+process id freed and taken by another process between the scan that found it under a bot
+and its kill; a bot that blocks signals on its thread and computes on (``simulate`` and a
+tournament hung for ever); one that lowers its process's resource limits, or keeps every
+file it opens (an honest bot was named for what followed)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.testing import install_plugin
+
+ROOT = Path(__file__).resolve().parent.parent
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux: /proc")
+
+
+def _state(pid: int) -> str:
+    """Process ``pid``'s state letter in /proc ("" when there is no such process)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0].decode()
+    except OSError:
+        return ""
+
+
+def _running(pid: int) -> bool:
+    return _state(pid) not in ("", "Z", "X")
+
+
+def _wait_until(done: object, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if done():          # type: ignore[operator]
+            return True
+        time.sleep(0.05)
+    return bool(done())     # type: ignore[operator]
+
+
+CRASHING_DAEMON = '''
+import ctypes
+import os
+import time
+
+
+class Daemon:
+    """Starts a daemon at its first move (a double fork and setsid) and writes its pid to
+    DAEMON_PID; reads memory that is not there at its second, as a C extension with a bug
+    does."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 1:
+            r, w = os.pipe()
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    os.write(w, str(os.getpid()).encode())
+                    time.sleep(300)
+                os._exit(0)
+            os.close(w)
+            daemon = int(os.read(r, 32))
+            with open(os.environ["DAEMON_PID"], "w") as f:
+                f.write(str(daemon))
+        else:
+            ctypes.string_at(0)
+        return legal[0]
+
+
+def make(seed):
+    return Daemon()
+'''
+
+
+@LINUX
+def test_a_bot_that_crashes_at_a_table_leaves_no_daemon_running(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's process that crashed (a C extension's bad read) left the daemon its bot
+    had started (double fork, setsid: out of its group) to init, running on after the
+    table: the process that reaped it was the one that crashed. Its reaper now ends it,
+    and the crash is still said by its signal."""
+    from test_plugins_eleventh import _a_play
+
+    from cli.bot_process import BotProcess
+
+    install_plugin(tmp_path, "crashd", CRASHING_DAEMON, {"crashd": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pid_file = tmp_path / "daemon.pid"
+    monkeypatch.setenv("DAEMON_PID", str(pid_file))
+    view, legal = _a_play()
+    faults: list[str] = []
+    bot = BotProcess("crashd", 1, answer_within=20.0, seat=1,
+                     on_fault=lambda spec, words: faults.append(words))
+    daemon = 0
+    try:
+        assert bot.choose(view, legal) is legal[0]      # type: ignore[arg-type]
+        daemon = int(pid_file.read_text())
+        assert _running(daemon)
+        assert bot.choose(view, legal) in legal         # type: ignore[arg-type]
+        assert faults and faults[0].startswith("ended its process (SIGSEGV, a crash"), faults
+        gone = _wait_until(lambda: not _running(daemon), 5.0)
+    finally:
+        bot.close()
+        if daemon and _running(daemon):
+            os.kill(daemon, signal.SIGKILL)
+    assert gone, f"the daemon {daemon} of a crashed bot runs on"
+
+
+ORPHANS = '''
+import os
+import time
+
+
+class Orphans:
+    """At each of its moves starts a helper by a double fork (an orphan at once) that
+    ends a moment later; writes their pids to ORPHAN_PIDS."""
+
+    def choose(self, view, legal):
+        r, w = os.pipe()
+        if os.fork() == 0:
+            if os.fork() == 0:
+                os.write(w, str(os.getpid()).encode())
+                time.sleep(0.2)
+                os._exit(0)
+            os._exit(0)
+        os.close(w)
+        helper = int(os.read(r, 32))
+        os.close(r)
+        os.waitpid(-1, 0)              # the middle one, its own child
+        with open(os.environ["ORPHAN_PIDS"], "a") as f:
+            f.write(f"{helper}\\n")
+        return legal[0]
+
+
+def make(seed):
+    return Orphans()
+'''
+
+
+@LINUX
+def test_the_orphans_a_bots_process_adopts_are_reaped_as_they_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's process adopted the orphans of its bot's double forks (to end them with it)
+    and never reaped them: each stayed a zombie, a process id taken, for as long as the
+    bot played (a bot that starts one at each move, in a long match, fills the machine's
+    table of processes). They are reaped as they end."""
+    from test_plugins_eleventh import _a_play
+
+    from cli.bot_process import BotProcess
+
+    install_plugin(tmp_path, "orphans", ORPHANS, {"orphans": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pids = tmp_path / "orphans"
+    monkeypatch.setenv("ORPHAN_PIDS", str(pids))
+    view, legal = _a_play()
+    bot = BotProcess("orphans", 1, answer_within=20.0, seat=1)
+    try:
+        for _ in range(3):
+            assert bot.choose(view, legal) is legal[0]      # type: ignore[arg-type]
+        helpers = [int(p) for p in pids.read_text().split()]
+        assert len(helpers) == 3 and bot.fault is None
+        reaped = _wait_until(lambda: all(_state(p) == "" for p in helpers), 5.0)
+        states = {p: _state(p) for p in helpers}
+    finally:
+        bot.close()
+    assert reaped, f"zombies of a bot's orphans while it plays: {states}"
+
+
+def _start_time(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        return int(f.read().rsplit(b")", 1)[1].split()[19])
+
+
+@LINUX
+@pytest.mark.parametrize("pidfd", [True, False])
+def test_a_process_id_taken_by_another_process_is_not_killed(
+        monkeypatch: pytest.MonkeyPatch, pidfd: bool) -> None:
+    """The processes under a bot are found in /proc, then killed by their ids: one that
+    ended meanwhile, its id taken by another process (anyone's, on a busy machine whose
+    ids wrap), was killed in its place. A process is killed only if it is still the one
+    found (its start time), through a pidfd where there is one (the process checked is
+    the one signalled), else checked just before ``os.kill``."""
+    from engine.bot_process import kill_same
+
+    if not pidfd:
+        monkeypatch.delattr(os, "pidfd_open", raising=False)
+    other = subprocess.Popen(["sleep", "30"])
+    try:
+        started = _start_time(other.pid)
+        assert kill_same(other.pid, started + 1) is False     # another process's id now
+        time.sleep(0.1)
+        assert other.poll() is None
+        assert kill_same(other.pid, started) is True
+        assert other.wait(5) == -signal.SIGKILL
+        assert kill_same(other.pid, started) is False         # gone
+    finally:
+        if other.poll() is None:
+            other.kill()
+            other.wait()
+
+
+SIGPARENT = '''
+import os
+import signal
+
+
+class Notifier:
+    """Written for a launcher of its own: tells its parent it is ready (SIGUSR1) at its
+    first move."""
+
+    def __init__(self):
+        self.told = False
+
+    def choose(self, view, legal):
+        if not self.told:
+            self.told = True
+            os.kill(os.getppid(), signal.SIGUSR1)
+        return legal[0]
+
+
+def make(seed):
+    return Notifier()
+'''
+
+_ASK_TWICE = '''
+import random, sys
+from cli.bot_process import BotProcess
+from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
+
+if __name__ == "__main__":
+    two = Seating.solo(2)
+    order = list(CLASSIC.deck(two))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, two, order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])
+    view, legal = view_of(state, 0), legal_actions(state, 0)
+    bot = BotProcess(sys.argv[1], 1, answer_within=20.0)
+    for _ in range(2):
+        bot.choose(view, legal)
+    bot.close()
+    print("still here;", bot.fault, flush=True)
+'''
+
+
+@LINUX
+def test_a_bot_that_signals_its_parent_does_not_end_the_table(tmp_path: Path) -> None:
+    """A bot's process was the child of the table's own: a bot that told "its parent"
+    it was ready (SIGUSR1, whose default is to end a process) ended the player's table,
+    no word of why. Its parent is now its reaper, which ignores such signals."""
+    install_plugin(tmp_path, "sigparent", SIGPARENT, {"sigparent": "make"})
+    script = tmp_path / "ask.py"
+    script.write_text(_ASK_TWICE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    done = subprocess.run([sys.executable, str(script), "sigparent"], capture_output=True,
+                          text=True, env=env, cwd=str(tmp_path), timeout=60)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout == "still here; None\n", done.stdout
+
+
+MASKER = '''
+import os
+import random
+import signal
+
+
+class Masker:
+    """Blocks the signals on its thread for a section of its own: at its first move it
+    leaves them blocked (the mask it sees at its second is written to MASK_SEEN), at its
+    fifth it computes on without end."""
+
+    def __init__(self, seed):
+        self.rng, self.moves = random.Random(seed), 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 2 and os.environ.get("MASK_SEEN"):
+            seen = sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, ()))
+            with open(os.environ["MASK_SEEN"], "w") as f:
+                f.write(" ".join(map(str, seen)))
+        if self.moves in (1, 5):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF,
+                                                      signal.SIGINT, signal.SIGTERM})
+        while self.moves == 5:
+            pass
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Masker(seed)
+'''
+
+
+@pytest.mark.parametrize("verb", ["simulate", pytest.param(
+    "tournament", marks=pytest.mark.slow)])      # (5 s: the simulate case is the same guard)
+def test_a_bot_that_blocks_signals_on_its_thread_is_still_stopped(
+        tmp_path: Path, verb: str) -> None:
+    """A bot that blocked SIGALRM and SIGPROF (and SIGINT) on its thread and then
+    computed on without end was never stopped: ``simulate`` and a tournament hung for
+    ever (more than 120 s with a limit of 30). The process's signals now reach a thread
+    of the program's that blocks none, and the mask a bot left is put back after its
+    call."""
+    from test_plugins_twelfth import _millebornes
+
+    install_plugin(tmp_path, "masker", MASKER, {"masker": "make"})
+    seen = tmp_path / "mask"
+    env = {"MASK_SEEN": str(seen)}
+    if verb == "simulate":
+        done = _millebornes(tmp_path, "simulate", "--bots", "heuristic,masker", "--games",
+                            "2", "--seed", "5", timeout=60, limit=2, env=env)
+        assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+        assert ("stopped: bot masker at seat 1 failed to move in game 1 of 2: did not move "
+                "within 2 s") in done.stderr, done.stderr
+    else:
+        done = _millebornes(tmp_path, "tournament", "--bots", "masker,random", "--deals",
+                            "1", "--jobs", "1", "--seed", "5", "--json", "--quiet",
+                            timeout=60, limit=2, env=env)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        import json
+        by = {b["bot"]: b for b in json.loads(done.stdout)["bots"]}
+        assert by["masker"]["forfeits"] == 2, by
+        assert by["masker"]["first_fault"] == "did not move within 2 s", by
+    assert seen.read_text() == "", f"signals still blocked at its next move: {seen.read_text()}"
+
+
+SIGNALLER = '''
+import os
+import random
+import signal
+
+
+class Signaller:
+    """At its third move: tells "its parent" it is ready (SIGUSR1), as it did for a
+    launcher of its own, or ends "its helpers" with SIGTERM to its process group."""
+
+    def __init__(self, seed, how):
+        self.rng, self.moves, self.how = random.Random(seed), 0, how
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 3:
+            if self.how == "parent":
+                os.kill(os.getppid(), signal.SIGUSR1)
+            else:
+                os.killpg(0, signal.SIGTERM)
+        return self.rng.choice(legal)
+
+
+def make(seed, how="parent"):
+    return Signaller(seed, how)
+'''
+
+
+@LINUX
+@pytest.mark.parametrize("verb", ["simulate", "tournament"])
+def test_a_bot_that_signals_its_parent_does_not_end_the_run(tmp_path: Path,
+                                                            verb: str) -> None:
+    """SIGUSR1 to "its parent" ended ``simulate`` (the process that watches the matches'
+    one) and a tournament (its workers' parent), with no report and no word of the bot.
+    The run goes on: the signal is the bot's, not the person's."""
+    from test_plugins_twelfth import _millebornes
+
+    install_plugin(tmp_path, "signaller", SIGNALLER, {"signaller": "make"})
+    argv = (["simulate", "--bots", "heuristic,signaller", "--games", "2", "--seed", "5"]
+            if verb == "simulate" else
+            ["tournament", "--bots", "signaller,random", "--deals", "1", "--jobs", "1",
+             "--seed", "5", "--quiet"])
+    done = _millebornes(tmp_path, *argv, timeout=90)
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert "2 matches" in done.stdout or "signaller" in done.stdout, done.stdout
+
+
+@LINUX
+def test_a_bot_that_ends_its_process_group_is_named_in_simulate(tmp_path: Path) -> None:
+    """A bot that sent SIGTERM to its process group (to end "its helpers") ended the
+    matches' process, and ``simulate``, which took the signal for a ``kill`` of the
+    command, ended with it: no report, no word of the bot. The bot is named."""
+    install_plugin(tmp_path, "signaller", SIGNALLER, {"signaller": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    # a session of its own: the group the bot ends is the command's, not the test's
+    done = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                           "heuristic,signaller:how=group", "--games", "2", "--seed", "5"],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=90, stdin=subprocess.DEVNULL, start_new_session=True)
+    assert done.returncode == 1, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert ("stopped: bot signaller:how=group at seat 1 failed to move in game 1 of 2: "
+            "ended the process that plays the matches (SIGTERM") in done.stderr, done.stderr
+
+
+LIMITER = '''
+import math
+import random
+import resource
+
+
+class Limiter:
+    """Bounds "its own" processor time at its first move: to the next whole second of
+    what its process has used, the soft limit alone or the hard one too."""
+
+    def __init__(self, seed, hard):
+        self.rng, self.hard, self.done = random.Random(seed), hard, False
+
+    def choose(self, view, legal):
+        if not self.done:
+            self.done = True
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            soft = math.ceil(used.ru_utime + used.ru_stime + 0.05)
+            hard = soft + 1 if self.hard else resource.getrlimit(resource.RLIMIT_CPU)[1]
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+        return self.rng.choice(legal)
+
+
+def make(seed, hard=0):
+    return Limiter(seed, hard)
+'''
+
+
+def _can_raise_a_hard_limit() -> bool:
+    """Whether this process may raise a hard resource limit again (CAP_SYS_RESOURCE)."""
+    code = ("import resource as r; s, h = r.getrlimit(r.RLIMIT_CPU); "
+            "r.setrlimit(r.RLIMIT_CPU, (100, 100)); r.setrlimit(r.RLIMIT_CPU, (s, h))")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits")
+def test_a_bot_that_lowers_its_processes_limits_gets_no_other_bot_blamed(
+        tmp_path: Path) -> None:
+    """A bot that bounded "its own" processor time (``resource.setrlimit(RLIMIT_CPU,
+    ...)``) bounded the whole process's: SIGXCPU ended ``simulate`` a few matches later,
+    naming the bot that moved then (an honest one as often as not), or "no plug-in was
+    moving: a thread of limiter, perhaps". A lowered limit is put back after its call; a
+    hard one that cannot be raised again (no CAP_SYS_RESOURCE) is its fault, named at
+    once."""
+    hard = 1
+    from test_plugins_twelfth import _millebornes
+
+    install_plugin(tmp_path, "limiter", LIMITER, {"limiter": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", f"heuristic,limiter:hard={hard}",
+                        "--games", "60", "--seed", "5", timeout=120)
+    if hard and not _can_raise_a_hard_limit():
+        assert done.returncode == 1, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+        assert ("stopped: bot limiter:hard=1 at seat 1 failed to move in game 1 of 60: "
+                "lowered its process's limit of processor time (RLIMIT_CPU) for good"
+                ) in done.stderr, done.stderr
+    else:
+        assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+        assert "SIGXCPU" not in done.stderr
+
+
+LEAKER = '''
+import os
+import random
+
+KEPT = []
+
+
+class Leaker:
+    """Opens its notes at every move and never closes them (200 files a move), kept in
+    a list of its module's; an open that fails is not its concern."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, view, legal):
+        try:
+            for _ in range(200):
+                KEPT.append(open(os.devnull))
+        except OSError:
+            pass
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Leaker(seed)
+'''
+
+HONEST = '''
+import random
+
+
+def make(seed):
+    class Honest:
+        def choose(self, view, legal):
+            return rng.choice(legal)
+    rng = random.Random(seed)
+    return Honest()
+'''
+
+
+def _few_files() -> None:
+    import resource
+    resource.setrlimit(resource.RLIMIT_NOFILE,
+                       (1024, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
+@LINUX
+def test_a_bot_that_keeps_every_file_it_opens_is_named_not_the_next(tmp_path: Path) -> None:
+    """A bot that kept every file it opened took the process's last descriptors: the
+    next match's honest plug-in could not be loaded ("could not be made (ValueError:
+    unknown bot 'honest' ...)", its metadata unreadable) and was named in its place.
+    The call that leaves the process almost none is the fault."""
+    install_plugin(tmp_path, "leaker", LEAKER, {"leaker": "make"})
+    install_plugin(tmp_path, "honest", HONEST, {"honest": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                           "honest,leaker", "--games", "5", "--seed", "1"],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=90, stdin=subprocess.DEVNULL, preexec_fn=_few_files)
+    assert done.returncode == 1, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert "stopped: bot leaker at seat 1 failed to move in game 1 of 5: kept " in done.stderr
+    assert "a bot closes the files it opens" in done.stderr, done.stderr
+
+
+@LINUX
+def test_a_worker_spoiled_by_a_leaking_bot_plays_no_other_match(tmp_path: Path) -> None:
+    """In a tournament the leaking bot forfeited its match, but the files it kept stayed
+    open in its worker: an honest plug-in's matches there after it forfeited too
+    ("could not be made (... unknown bot 'honest' ...)"). The worker ends before its
+    next match, which is played again in a fresh one."""
+    import json
+
+    install_plugin(tmp_path, "leaker", LEAKER, {"leaker": "make"})
+    install_plugin(tmp_path, "honest", HONEST, {"honest": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run([sys.executable, "-m", "cli.main", "tournament", "--bots",
+                           "leaker,honest,random", "--deals", "1", "--jobs", "1", "--seed",
+                           "1", "--json", "--quiet"],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=120, stdin=subprocess.DEVNULL, preexec_fn=_few_files)
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    by = {b["bot"]: b for b in json.loads(done.stdout)["bots"]}
+    assert "forfeits" not in by["honest"], by["honest"]
+    assert by["leaker"]["forfeits"] == 4, by["leaker"]
+    assert by["leaker"]["first_fault"].endswith("a bot closes the files it opens"), by
