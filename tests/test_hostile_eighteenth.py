@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 import zmq
@@ -34,12 +35,15 @@ class _Copy:
     that says HELLO under Ann's node id (at a plain table an id is only a claim) and
     answers every message with ``replay``, bytes Ann signed once (her lobby sends the
     same signed refusal to anyone who knocks at her full table: the hostile machine
-    needed only to be refused once)."""
+    needed only to be refused once). Since lobby protocol 4 a joiner says nothing before
+    the host's challenge: the copy first replays Ann's welcome and a challenge she gave
+    another machine (``greeting``: her lobby sends them to any machine that knocks)."""
 
-    def __init__(self, node_id: bytes, replay: bytes) -> None:
+    def __init__(self, node_id: bytes, replay: bytes, greeting: list[bytes]) -> None:
         from p2p.net.transport import Node
         self.node = Node(node_id, bind="127.0.0.1", port=0)
         self.replay = replay
+        self.greeting = greeting
         self.answered = 0
 
     def pump(self, timeout: float) -> None:
@@ -49,6 +53,8 @@ class _Copy:
                     and ev.peer_id != self.node.node_id):
                 try:
                     self.node.add_peer(ev.peer_id, ev.endpoint)
+                    for frame in self.greeting:
+                        self.node.send(ev.peer_id, frame)
                 except Exception:
                     pass
         msg = self.node.recv(timeout)
@@ -56,6 +62,17 @@ class _Copy:
             self.node.send(msg[0], self.replay)
             self.answered += 1
             msg = self.node.recv(0)
+
+
+def _greeting(ann: Any, lobby: bytes) -> list[bytes]:
+    """Ann's signed welcome and a challenge of her lobby ``lobby``, as she sends them to
+    any machine that knocks."""
+    import os
+
+    from p2p.table.lobby import PROTOCOL_VERSION, _sign
+    common = {"key": ann.public_key, "lobby": lobby}
+    return [_sign(ann, {"k": "welcome", "v": PROTOCOL_VERSION, **common}),
+            _sign(ann, {"k": "challenge", "nonce": os.urandom(16), **common})]
 
 
 def _join_past_a_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -82,7 +99,8 @@ def _join_past_a_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     obj = ({"k": "refused", "reason": "the table is full"} if replayed == "refusal"
            else {"k": "state", "state": host.state.to_obj()})
     copy = _Copy(node_id_for(ann.public_key),
-                 _sign(ann, dict(obj, key=ann.public_key, lobby=host.lobby_id)))
+                 _sign(ann, dict(obj, key=ann.public_key, lobby=host.lobby_id)),
+                 _greeting(ann, host.lobby_id))
     tables = [TableInfo(f"{name}._millebornes._tcp.local.", "Ann's table", "classic", 1, 1,
                         ann.fingerprint, port, ("127.0.0.1",))
               for name, port in (("copy", copy.node.port), ("Ann's table", host.node.port))]
@@ -157,7 +175,7 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
     ann = Identity.generate()
     refusal = _sign(ann, {"k": "refused", "reason": "the table is full",
                           "key": ann.public_key, "lobby": b"\x01" * 16})
-    copy = _Copy(node_id_for(ann.public_key), refusal)
+    copy = _Copy(node_id_for(ann.public_key), refusal, _greeting(ann, b"\x01" * 16))
     host = LobbyHost(ann, "Ann", listen(ann, "127.0.0.1", 0), preset("classic"),
                      Seating.solo(2))
     assert host.node.curve_key is None

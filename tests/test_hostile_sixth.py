@@ -89,6 +89,7 @@ def test_a_joiners_pump_returns_while_its_host_never_stops_sending() -> None:
     node = _EndlessHost(host, state)
     client = LobbyClient(Identity.generate(), "Ben", node, "127.0.0.1:1")  # type: ignore[arg-type]
     client.host_id = node.host_id
+    client.lobby_id = state.lobby_id      # (as the host's challenge said: protocol 4)
     done = threading.Event()
 
     def pump() -> None:

@@ -1,0 +1,184 @@
+"""Hostile pass 28: a hostile machine on the LAN against the lobby and the join path.
+Each test failed before its fix.
+
+* Plain ZeroMQ (an id is a claim, frames travel in the clear): a joiner's lobby messages
+  were bound to nothing but the lobby id (and the first ``join`` not even to that). A
+  machine that saw them replayed them under the joiner's id: his ``ready`` made him ready
+  again after he said unready, his ``join`` seated him again after he left. Lobby
+  protocol 4: the host gives each connection a challenge, and takes only messages signed
+  with it, with its lobby id and a counter above the last it took.
+* A player who typed ``ready`` before the host answered was told "You are ready (once the
+  host answers)", and the host never heard it: the message went nowhere.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import msgpack
+import pytest
+from test_lobby import _drive
+
+from engine import Seating, preset
+from p2p.crypto.identity import Identity
+from p2p.hostile import HostileSocket
+from p2p.net.frames import DATA, HELLO, SESSION_LEN, pack_frame
+from p2p.net.transport import Node
+from p2p.table.lobby import LobbyClient, LobbyHost, parse_lobby
+from p2p.table.session import node_id_for
+
+
+def _sniff(node: Node) -> list[bytes]:
+    """Every lobby payload ``node`` puts on the wire, as a machine on the LAN reads it
+    (plain ZeroMQ: in the clear)."""
+    seen: list[bytes] = []
+
+    def look(dst: bytes, frame: bytes, now: float) -> list[tuple[float, bytes]]:
+        v = msgpack.unpackb(frame, raw=False)
+        if isinstance(v, list) and v and v[0] == DATA:
+            seen.append(v[4])
+        return [(0.0, frame)]
+
+    node.set_wire_filter(look)
+    return seen
+
+
+def _said(seen: list[bytes], sender: bytes, kind: str, **fields: Any) -> bytes:
+    """The last payload in ``seen`` that is a signed lobby ``kind`` with ``fields``."""
+    for payload in reversed(seen):
+        obj = parse_lobby(sender, payload)
+        if obj is not None and obj["k"] == kind \
+                and all(obj.get(k) == v for k, v in fields.items()):
+            return payload
+    raise AssertionError(f"no {kind} {fields} seen")
+
+
+def _replay(host: LobbyHost, nid: bytes, payloads: list[bytes]) -> None:
+    """A hostile machine's own connection to the host, under ``nid`` (a new session, as
+    a restart would say): a HELLO, then ``payloads`` as DATA frames, the host pumped."""
+    session = os.urandom(SESSION_LEN)
+    with HostileSocket(host.node.endpoint, nid) as h:
+        for _ in range(3):       # (the host takes a new session once every 0.5 s at most)
+            assert h.send(pack_frame([HELLO, session, 9, "127.0.0.1"]))
+            for _ in range(30):
+                host.pump(0.01)
+        for seq, payload in enumerate(payloads, 1):
+            assert h.send(pack_frame([DATA, session, seq, 1, payload]))
+        for _ in range(60):
+            host.pump(0.01)
+
+
+def _seat_of(host: LobbyHost, key: bytes) -> Any:
+    return next((s for s in host.state.seats if s is not None and s.key == key), None)
+
+
+def test_a_ready_replayed_after_the_player_said_unready_leaves_him_unready() -> None:
+    """Plain ZeroMQ: Ben says ready, then unready. A machine that saw his signed
+    ``ready`` replays it to the host under his id: he was ready again, and the table
+    could start with a player who had said he was not ready."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        seen = _sniff(nodes[1])
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        ben.set_ready(True)
+        for _ in range(40):
+            host.pump(0.01)
+            ben.pump(0.01)
+        assert _seat_of(host, ids[1].public_key).ready
+        ben.set_ready(False)
+        for _ in range(40):
+            host.pump(0.01)
+            ben.pump(0.01)
+        assert not _seat_of(host, ids[1].public_key).ready
+        ready = _said(seen, nodes[1].node_id, "ready", ready=True)
+        _replay(host, nodes[1].node_id, [ready])
+        assert not _seat_of(host, ids[1].public_key).ready
+    finally:
+        for n in nodes:
+            n.close()
+
+
+def test_a_join_replayed_after_the_player_left_seats_nobody() -> None:
+    """Plain ZeroMQ: Ben joins and leaves. His signed ``join`` replayed under his id
+    seated him again, at a table he had left (it could then start with him and pause on
+    him, naming him unresponsive)."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        seen = _sniff(nodes[1])
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        ben.leave()
+        for _ in range(40):
+            host.pump(0.01)
+        assert _seat_of(host, ids[1].public_key) is None
+        join = _said(seen, nodes[1].node_id, "join")
+        _replay(host, nodes[1].node_id, [join])
+        assert _seat_of(host, ids[1].public_key) is None
+    finally:
+        for n in nodes:
+            n.close()
+
+
+def test_ready_said_before_the_host_answered_reaches_the_host() -> None:
+    """A player types ``ready`` before the host has answered (the console says "You are
+    ready (once the host answers)"): it went nowhere, and the host showed the player not
+    ready for as long as the lobby lasted. It is said once the host's challenge comes."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        ben.set_ready(True)
+        _drive(host, [ben], until="seated")
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 3 and not getattr(
+                _seat_of(host, ids[1].public_key), "ready", False):
+            host.pump(0.01)
+            ben.pump(0.01)
+        assert _seat_of(host, ids[1].public_key).ready
+    finally:
+        for n in nodes:
+            n.close()
+
+
+@pytest.mark.parametrize("with_state", [False, True])
+def test_a_challenge_of_another_lobby_of_the_host_holds_no_joiner(with_state: bool) -> None:
+    """A machine replays, before the host's own, a welcome and challenge the host signed
+    at an earlier table of its (and that table's state): the joiner took the first lobby
+    named and its join went there, ignored. The host's real challenge, before any state
+    of the joiner's lobby, is taken instead: the joiner sits at the host's table."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        old = LobbyHost(ids[0], "Ann", Node(node_id_for(ids[0].public_key)),
+                        preset("classic"), Seating.solo(3))
+        old.node.close()
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        common = {"key": ids[0].public_key, "lobby": old.lobby_id}
+        from p2p.table.lobby import PROTOCOL_VERSION, _sign
+        stale = [_sign(ids[0], {"k": "welcome", "v": PROTOCOL_VERSION, **common}),
+                 _sign(ids[0], {"k": "challenge", "nonce": os.urandom(16), **common})]
+        if with_state:
+            stale.append(_sign(ids[0], {"k": "state", "state": old.state.to_obj(), **common}))
+        # the hostile machine's frames under the host's id reach Ben first
+        session = os.urandom(SESSION_LEN)
+        with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
+            assert h.send(pack_frame([HELLO, session, nodes[0].port, "127.0.0.1"]))
+            for _ in range(20):
+                ben.pump(0.01)
+            for seq, payload in enumerate(stale, 1):
+                assert h.send(pack_frame([DATA, session, seq, 1, payload]))
+            _drive(host, [ben], until="seated", rounds=600)
+        assert ben.seat is not None and ben.state is not None
+        assert ben.state.lobby_id == host.lobby_id
+    finally:
+        for n in nodes:
+            n.close()
