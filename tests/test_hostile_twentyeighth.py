@@ -182,3 +182,68 @@ def test_a_challenge_of_another_lobby_of_the_host_holds_no_joiner(with_state: bo
     finally:
         for n in nodes:
             n.close()
+
+
+def test_a_joiner_restarted_on_a_new_port_is_seated_again() -> None:
+    """Plain ZeroMQ: Ben sits, his program stops, he runs ``join`` again (a new port, as
+    without ``--port``). The host kept dialling his old port (an unproven HELLO moves no
+    peer, and a member's HELLO was ignored): he read "no table answered" after 15 s, and
+    his seat stayed taken by nobody (the review of pass 33). A member whose transport
+    restarted and acknowledges nothing where the host reaches it is dropped, its seat
+    kept, and met again at its next HELLO."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    again_node = Node(node_id_for(ids[1].public_key))
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        seat = ben.seat
+        nodes[1].close()
+        assert again_node.port != nodes[1].port
+        again = LobbyClient(ids[1], "Ben", again_node, f"127.0.0.1:{nodes[0].port}")
+        t0 = time.monotonic()
+        while again.seat is None and time.monotonic() - t0 < 14:
+            host.pump(0.01)
+            again.pump(0.01)
+        took = time.monotonic() - t0
+        assert again.seat == seat, took                  # before: "no table answered"
+        assert took < 8, took
+        assert host.members[again_node.node_id] == again_node.endpoint
+    finally:
+        for n in (*nodes, again_node):
+            n.close()
+
+
+@pytest.mark.hostile
+@pytest.mark.slow
+def test_a_strangers_hellos_under_a_seated_joiners_id_do_not_cut_him_off() -> None:
+    """The other side of the fix above: a machine says HELLO under Ben's id, a new
+    session every time (a "restart" to his host), for longer than the host waits for an
+    answer. Ben's own program still talks (its frames of the older session are counted):
+    the host keeps him, and once the stranger stops he hears the host again (dropped and
+    met again, his connection's numbering restarted and he heard nothing more)."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        session = os.urandom(SESSION_LEN)
+        with HostileSocket(nodes[0].endpoint, nodes[1].node_id) as h:
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 4.5:
+                h.send(pack_frame([HELLO, session, 9, "127.0.0.1"]))
+                for _ in range(5):
+                    host.pump(0.01)
+                    ben.pump(0.01)
+        host.set_ready(True)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 10 and not (ben.state and ben.state.seats[0].ready):
+            host.pump(0.01)
+            ben.pump(0.01)
+        assert ben.state is not None and ben.state.seats[0] is not None
+        assert ben.state.seats[0].ready, time.monotonic() - t0
+    finally:
+        for n in nodes:
+            n.close()

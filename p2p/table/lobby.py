@@ -124,6 +124,10 @@ MAX_NAME = 24
 PROTOCOL_VERSION = 4
 #: Bytes of the host's challenge to each member (see PROTOCOL_VERSION 4).
 CHALLENGE_BYTES = 16
+#: How long a member whose transport says it restarted has to acknowledge the host's new
+#: challenge where the host reaches it; past that its connection is dropped (its seat
+#: kept), and its next HELLO says where it listens now.
+RESTART_ANSWER = 3.0
 #: Random bytes every member adds to the table nonce (see :func:`table_nonce`).
 CONTRIB_BYTES = 16
 #: Joiners the host keeps without a seat, and how long one may stay without joining.
@@ -492,6 +496,9 @@ class LobbyHost:
         #: member -> the nonce its messages must carry, and the last counter taken with it
         self._challenges: dict[bytes, bytes] = {}
         self._last_n: dict[bytes, int] = {}
+        #: members whose transport restarted -> since when the host waits for their ack,
+        #: and how many frames of an earlier session of theirs the transport had dropped
+        self._restarted: dict[bytes, tuple[float, int]] = {}
         self.ignored: dict[str, int] = {}   # strangers turned away, by reason
         self.banned: set[bytes] = set()      # keys kicked out of this lobby
         self.started: TableStart | None = None
@@ -560,6 +567,10 @@ class LobbyHost:
         for ev in self.node.events():
             if ev.kind is PeerEventKind.HELLO:
                 self._on_hello(ev.peer_id, ev.endpoint, ev.curve_key, ev.proof)
+            elif ev.kind is PeerEventKind.RESTARTED and ev.peer_id in self.members:
+                self._restarted[ev.peer_id] = (self.clock(), self._stale_frames(ev.peer_id))
+                self._welcome(ev.peer_id)
+        self._check_restarted()
         self._expire_waiting()
         msg = self.node.recv(timeout)
         handled = 0
@@ -635,6 +646,40 @@ class LobbyHost:
         self._send(nid, {"k": "welcome", "v": PROTOCOL_VERSION})
         self._send(nid, {"k": "challenge", "nonce": self._challenges[nid]})
 
+    def _check_restarted(self) -> None:
+        """A member whose transport restarted (a new session under its id) was told a new
+        challenge where the host reaches it. Acknowledged there: it lives there (a
+        stranger's HELLO under its id changes nothing). Not within
+        :data:`RESTART_ANSWER` s: its player ran ``join`` again, maybe on another port,
+        and the host's connection goes to a program that is gone; dropped, its seat kept,
+        so that its next HELLO, an unknown peer's, is answered where it listens now. (The
+        host had kept dialling the old port: a joiner restarted on a new port read "no
+        table answered" after 15 s, and its seat stayed taken by nobody: the review of
+        pass 33.)"""
+        pending = getattr(self.node, "pending", None)
+        now = self.clock()
+        for nid, (since, stale) in list(self._restarted.items()):
+            if nid not in self.members or not callable(pending) or pending(nid) == 0:
+                del self._restarted[nid]
+            elif now - since > RESTART_ANSWER:
+                del self._restarted[nid]
+                if self._stale_frames(nid) > stale:
+                    # its earlier session still talks: the "restart" was a stranger's
+                    # HELLO under its id (plain ZeroMQ), and the player's program lives
+                    # where we reach it (the transport takes its session back once the
+                    # stranger stops); dropped, the player heard nothing more from us
+                    continue
+                log.info("lobby: %s restarted and does not answer where we reach it: "
+                         "waiting for its HELLO", nid.hex()[:16])
+                self._drop_member(nid)
+
+    def _stale_frames(self, nid: bytes) -> int:
+        """Frames of an earlier session of ``nid`` its transport dropped so far."""
+        stats = getattr(self.node, "stats", None)
+        if not callable(stats):
+            return 0
+        return int(stats().get(nid, {}).get("stale_session", 0))
+
     def _expire_waiting(self) -> None:
         now = self.clock()
         for nid, since in list(self._waiting_since.items()):
@@ -649,6 +694,7 @@ class LobbyHost:
         self._budget.pop(nid, None)
         self._challenges.pop(nid, None)
         self._last_n.pop(nid, None)
+        self._restarted.pop(nid, None)
         try:
             self.node.remove_peer(nid)
         except (TransportError, ValueError):
@@ -718,6 +764,8 @@ class LobbyHost:
                                                curve, payload)
                 self._changed(f"{self.state.seats[s].name} sits at seat {s}")  # type: ignore[union-attr]
             else:
+                # (a seated player's new connection: met as a newcomer, it must not expire)
+                self._waiting_since.pop(sender, None)
                 info = self.state.seats[seat]
                 assert info is not None
                 info.signed_join = payload       # its contribution and addresses with it
