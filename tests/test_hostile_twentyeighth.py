@@ -7,6 +7,14 @@ Each test failed before its fix.
   again after he said unready, his ``join`` seated him again after he left. Lobby
   protocol 4: the host gives each connection a challenge, and takes only messages signed
   with it, with its lobby id and a counter above the last it took.
+* Plain ZeroMQ: a refusal the host sent another player (``kick``), replayed to a seated
+  joiner under the host's id, stopped him ("the host asked you to leave"). The host's
+  messages now name whom they are to, and are numbered.
+* A joiner restarted on a new port (plain ZeroMQ) read "no table answered" after 15 s:
+  the host kept dialling its old port (the review of pass 33).
+* Plain ZeroMQ: a stranger's HELLOs under a seat's id took the one turn a second an
+  unknown id's HELLO gets, and hid the seat's own signed one (a resumed seat whose copy
+  lost its address never reached it).
 * A player who typed ``ready`` before the host answered was told "You are ready (once the
   host answers)", and the host never heard it: the message went nowhere.
 """
@@ -14,20 +22,24 @@ Each test failed before its fix.
 from __future__ import annotations
 
 import os
+import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
 from test_lobby import _drive
+from test_session import FAST
 
 from engine import Seating, preset
+from engine.bots import make_bot
 from p2p.crypto.identity import Identity
 from p2p.hostile import HostileSocket
 from p2p.net.frames import DATA, HELLO, SESSION_LEN, pack_frame
 from p2p.net.transport import Node
 from p2p.table.lobby import LobbyClient, LobbyHost, parse_lobby
-from p2p.table.session import node_id_for
+from p2p.table.session import node_id_for, resume_peer
 
 
 def _sniff(node: Node) -> list[bytes]:
@@ -151,9 +163,9 @@ def test_ready_said_before_the_host_answered_reaches_the_host() -> None:
 @pytest.mark.parametrize("with_state", [False, True])
 def test_a_challenge_of_another_lobby_of_the_host_holds_no_joiner(with_state: bool) -> None:
     """A machine replays, before the host's own, a welcome and challenge the host signed
-    at an earlier table of its (and that table's state): the joiner took the first lobby
-    named and its join went there, ignored. The host's real challenge, before any state
-    of the joiner's lobby, is taken instead: the joiner sits at the host's table."""
+    for Ben at an earlier table of its (and that table's state): the joiner took the first
+    lobby named and its join went there, ignored. The host's real challenge, before any
+    state of the joiner's lobby, is taken instead: the joiner sits at the host's table."""
     ids = [Identity.generate() for _ in range(2)]
     nodes = [Node(node_id_for(i.public_key)) for i in ids]
     try:
@@ -163,11 +175,14 @@ def test_a_challenge_of_another_lobby_of_the_host_holds_no_joiner(with_state: bo
         host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
         ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
         common = {"key": ids[0].public_key, "lobby": old.lobby_id}
+        to = {"to": ids[1].public_key}
         from p2p.table.lobby import PROTOCOL_VERSION, _sign
         stale = [_sign(ids[0], {"k": "welcome", "v": PROTOCOL_VERSION, **common}),
-                 _sign(ids[0], {"k": "challenge", "nonce": os.urandom(16), **common})]
+                 _sign(ids[0], {"k": "challenge", "nonce": os.urandom(16), "n": 50, **to,
+                                **common})]
         if with_state:
-            stale.append(_sign(ids[0], {"k": "state", "state": old.state.to_obj(), **common}))
+            stale.append(_sign(ids[0], {"k": "state", "state": old.state.to_obj(), "n": 51,
+                                        **to, **common}))
         # the hostile machine's frames under the host's id reach Ben first
         session = os.urandom(SESSION_LEN)
         with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
@@ -244,6 +259,97 @@ def test_a_strangers_hellos_under_a_seated_joiners_id_do_not_cut_him_off() -> No
             ben.pump(0.01)
         assert ben.state is not None and ben.state.seats[0] is not None
         assert ben.state.seats[0].ready, time.monotonic() - t0
+    finally:
+        for n in nodes:
+            n.close()
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "junk-signed"])
+def test_a_strangers_hellos_do_not_hide_a_seats_signed_hello(tmp_path: Path,
+                                                             signed: bool) -> None:
+    """Plain ZeroMQ: Bo's copy of the game lost Ann's address (hostile pass 26: he reaches
+    her where her signed HELLO says she listens). A machine on the LAN says HELLO under
+    Ann's id to Bo's port every 50 ms, unsigned: the transport heard one HELLO a second
+    per unknown id, the stranger's took that turn every second, and Ann's signed one was
+    rarely heard (Bo waited for her, she named him unresponsive; `resume --peer` was the
+    way out). A HELLO carrying a signature from the host it names has a turn of its own
+    (per host: the stranger's from its own address, with a signature of nothing, take
+    none of Ann's)."""
+    from test_hostile_twentysixth import _crash_and_forget_seat_0, _two_seats
+
+    cfg, ids, peers = _two_seats(tmp_path, False, b"hostile28/hidden")
+    first: dict[str, object] = {}
+    stop = threading.Event()
+
+    def ann() -> None:
+        first["ok"] = peers[0].run(40)
+        peers[0].linger(0.5)
+
+    def stranger(endpoint: str) -> None:
+        session = os.urandom(SESSION_LEN)
+        # (from 127.0.0.2: another machine than Ann's 127.0.0.1, as on a LAN)
+        hello = [HELLO, session, 9, "127.0.0.2", os.urandom(64)] if signed \
+            else [HELLO, session, 9, "127.0.0.1"]
+        with HostileSocket(endpoint.replace("tcp://", "tcp://127.0.0.2:0;"),
+                           peers[0].node.node_id) as h:
+            while not stop.is_set():
+                h.send(pack_frame(hello), timeout=0.05)
+                time.sleep(0.05)
+
+    th = threading.Thread(target=ann)
+    th.start()
+    back = None
+    flood = threading.Thread(target=stranger, args=(peers[1].node.endpoint,), daemon=True)
+    try:
+        path = _crash_and_forget_seat_0(cfg, peers[1], tmp_path / "seat1")
+        flood.start()
+        time.sleep(0.3)
+        back = resume_peer(path, ids[1], controller=make_bot("heuristic", 99), options=FAST)
+        t0 = time.monotonic()
+        ok = back.run(40)
+        took = time.monotonic() - t0
+        back.linger(0.5)
+    finally:
+        stop.set()
+        th.join()
+        peers[0].close(flush=0.5)
+        if back is not None:
+            back.close(flush=0.5)
+    assert peers[0].stopped is None and first["ok"] is True, peers[0].stopped
+    assert ok and back.stopped is None and took < 20, (back.stopped, took)
+
+
+def test_a_refusal_the_host_sent_another_player_replayed_to_a_seated_joiner_is_ignored(
+        ) -> None:
+    """Plain ZeroMQ: the host asks Dan to leave (``kick``). A machine that saw the host's
+    signed refusal replays it to Ben, seated, under the host's id: Ben stopped, told the
+    host had asked him to leave, and his seat was left to nobody. A host's message now
+    names whom it is to, and its number: Ben takes only his own, in order."""
+    ids = [Identity.generate() for _ in range(3)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        seen = _sniff(nodes[0])
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        dan = LobbyClient(ids[2], "Dan", nodes[2], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben, dan], until="seated")
+        host.kick(dan.seat)
+        for _ in range(40):
+            host.pump(0.01)
+            ben.pump(0.01)
+        refusal = _said(seen, nodes[0].node_id, "refused")
+        session = os.urandom(SESSION_LEN)
+        with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
+            for _ in range(3):
+                assert h.send(pack_frame([HELLO, session, nodes[0].port, "127.0.0.1"]))
+                for _ in range(30):
+                    ben.pump(0.01)
+            assert h.send(pack_frame([DATA, session, 1, 1, refusal]))
+            for _ in range(60):
+                host.pump(0.01)
+                ben.pump(0.01)            # before: LobbyError "asked you to leave"
+        assert ben.refused is None and ben.seat is not None
     finally:
         for n in nodes:
             n.close()
