@@ -236,12 +236,16 @@ _COMMON = {"k": is_str(16), "key": is_bytes(32), "lobby": is_none_or(is_bytes(16
 #: (Optional to the schema: a join the host signs for its own bot carries none; the host
 #: takes no message of a member without them.)
 _FRESH: dict[str, Check] = {"nonce": is_bytes(CHALLENGE_BYTES), "n": is_int(1, 1 << 62)}
+#: What binds a host's message to one joiner (protocol 4; all but the welcome): that
+#: joiner's key and the message's place in what the host sent (a joiner takes none for
+#: another player, and none older than the last it took)
+_TO: dict[str, Check] = {"to": is_bytes(32), "n": is_int(1, 1 << 62)}
 #: Every lobby message kind and its exact fields (besides k, key, lobby).
 _KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "welcome": ({"v": is_int(0, 1 << 16)}, {}),
     # (a kind of its own, after the welcome: a joiner of an older version reads the
     # welcome's version first and says so in words, never "an invalid message")
-    "challenge": ({"nonce": is_bytes(CHALLENGE_BYTES)}, {}),
+    "challenge": ({"nonce": is_bytes(CHALLENGE_BYTES), **_TO}, {}),
     "join": ({"name": is_str(MAX_NAME * 4), "v": is_int(0, 1 << 16),
               "contrib": is_bytes(CONTRIB_BYTES)},
              {"seat": is_none_or(is_int(0, MAX_PLAYERS - 1)), "endpoint": is_str(300),
@@ -251,12 +255,12 @@ _KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "sit": ({"seat": is_int(0, MAX_PLAYERS - 1)}, _FRESH),
     "ready": ({"ready": is_bool()}, _FRESH),
     "leave": ({}, _FRESH),
-    "state": ({"state": _STATE}, {}),
-    "refused": ({"reason": is_str(1000)}, {}),
+    "state": ({"state": _STATE}, _TO),
+    "refused": ({"reason": is_str(1000)}, _TO),
     "start": ({"header": is_bytes(max_len=64 * 1024),
                "endpoints": is_any_map(MAX_PLAYERS),
                "contribs": is_list(is_bytes(CONTRIB_BYTES), min_len=2, max_len=MAX_PLAYERS)},
-              {"joins": is_any_map(MAX_PLAYERS)}),
+              {"joins": is_any_map(MAX_PLAYERS), **_TO}),
 }
 
 
@@ -499,6 +503,7 @@ class LobbyHost:
         #: members whose transport restarted -> since when the host waits for their ack,
         #: and how many frames of an earlier session of theirs the transport had dropped
         self._restarted: dict[bytes, tuple[float, int]] = {}
+        self._sent = 0          # the host's messages so far (each carries its number)
         self.ignored: dict[str, int] = {}   # strangers turned away, by reason
         self.banned: set[bytes] = set()      # keys kicked out of this lobby
         self.started: TableStart | None = None
@@ -839,6 +844,13 @@ class LobbyHost:
 
     def _send(self, nid: bytes, obj: dict[str, Any]) -> None:
         obj = dict(obj, key=self.identity.public_key, lobby=self.lobby_id)
+        if obj["k"] != "welcome":
+            # to that member, in order (protocol 4): on plain ZeroMQ a machine on the LAN
+            # replayed the host's state, or a refusal, sent to another member or earlier,
+            # to a joiner under the host's id (an old state made the joiner refuse the
+            # honest start as not what the lobby showed, blaming the host)
+            self._sent += 1
+            obj.update(to=nid[1:], n=self._sent)
         try:
             self.node.send(nid, _sign(self.identity, obj))
         except Exception as exc:
@@ -934,6 +946,7 @@ class LobbyClient:
         self.lobby_id: bytes | None = None
         self._nonce: bytes | None = None
         self._n = 0
+        self._host_n = 0        # the number of the host's last message taken
         self.version = PROTOCOL_VERSION
         #: the host's signing key as its key door told us (CURVE; None: not asked)
         self.host_signing_key: bytes | None = None
@@ -1208,6 +1221,11 @@ class LobbyClient:
         if obj is None:
             return False
         k = obj["k"]
+        if k != "welcome" and obj.get("to") != self.identity.public_key:
+            # the host's message to another member (or of an older version, whose welcome
+            # has stopped this joiner already), replayed to this one under the host's id
+            log.warning("dropped a lobby %s the host sent to another player", k)
+            return False
         if k == "challenge" and obj["lobby"] is None:
             return False
         if k == "challenge" and self.seat is None and obj["lobby"] != self.lobby_id:
@@ -1217,6 +1235,7 @@ class LobbyClient:
             self.state = None
             self._ready_since = None
             self._ready_terms = None
+            self._host_n = obj["n"]        # (that lobby's numbering)
             self._take_challenge(obj["lobby"], obj["nonce"])
             return False
         if k != "welcome" and (self.lobby_id is None or obj["lobby"] != self.lobby_id):
@@ -1228,6 +1247,13 @@ class LobbyClient:
             # its welcome is taken.
             log.warning("dropped a lobby %s of another table of the host's", obj["k"])
             return False
+        if k != "welcome":
+            if obj["n"] <= self._host_n:
+                # sent before the last one taken: a replay (an old state, shown again just
+                # before the start, made this joiner refuse the honest start)
+                log.warning("dropped a lobby %s older than the host's last", k)
+                return False
+            self._host_n = obj["n"]
         if k == "challenge":
             if obj["nonce"] != self._nonce:
                 # a new challenge of our lobby (the host took this joiner for a new
