@@ -353,3 +353,29 @@ def test_a_refusal_the_host_sent_another_player_replayed_to_a_seated_joiner_is_i
     finally:
         for n in nodes:
             n.close()
+
+
+@pytest.mark.parametrize("kind", ["state-without-n", "old-welcome"])
+def test_a_hosts_odd_but_signed_message_does_not_stop_a_seated_joiner(kind: str) -> None:
+    """A state numbered nothing but naming Ben (the schema lets a host's ``n`` and
+    ``to`` come alone): Ben's pump ended in a KeyError traceback. A welcome of another
+    version (the host's older program, same key, replayed): Ben, seated, stopped with
+    "the host speaks lobby protocol version 3". Both are dropped."""
+    from p2p.table.lobby import _sign
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        common = {"key": ids[0].public_key, "lobby": host.lobby_id}
+        msg = ({"k": "state", "state": host.state.to_obj(), "to": ids[1].public_key}
+               if kind == "state-without-n" else {"k": "welcome", "v": 3})
+        nodes[0].send(nodes[1].node_id, _sign(ids[0], dict(msg, **common)))
+        for _ in range(40):
+            host.pump(0.01)
+            ben.pump(0.01)                 # before: KeyError / LobbyError
+        assert ben.refused is None and ben.seat is not None
+    finally:
+        for n in nodes:
+            n.close()

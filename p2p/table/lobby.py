@@ -1248,7 +1248,7 @@ class LobbyClient:
             log.warning("dropped a lobby %s of another table of the host's", obj["k"])
             return False
         if k != "welcome":
-            if obj["n"] <= self._host_n:
+            if not isinstance(obj.get("n"), int) or obj["n"] <= self._host_n:
                 # sent before the last one taken: a replay (an old state, shown again just
                 # before the start, made this joiner refuse the honest start)
                 log.warning("dropped a lobby %s older than the host's last", k)
@@ -1261,6 +1261,11 @@ class LobbyClient:
                 self._take_challenge(obj["lobby"], obj["nonce"])
             return False
         if k == "welcome":
+            if self._nonce is not None:
+                # the host's challenge came: it speaks protocol 4 (a welcome of another
+                # version, replayed from an older program under the same key, stopped
+                # a joiner already seated)
+                return False
             if obj["v"] != self.version:
                 self._refuse(f"the host speaks lobby protocol version {obj['v']} and we "
                              f"speak {self.version}: both players need the same "
