@@ -379,3 +379,37 @@ def test_a_hosts_odd_but_signed_message_does_not_stop_a_seated_joiner(kind: str)
     finally:
         for n in nodes:
             n.close()
+
+
+def test_a_seated_joiner_follows_its_host_restarted_on_its_port() -> None:
+    """Ann's program stops and she runs ``host`` again on the same port (``--port``): a
+    new lobby. Ben, seated at the old one, sat on there for ever (shown a table that no
+    longer existed, no limit running: the host answered), while Ann's new lobby never
+    heard of him. A challenge of a new lobby from the host's new transport session is
+    followed: Ben joins Ann's new table (not ready: its terms may differ)."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    again: Node | None = None
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        ben.set_ready(True)
+        nodes[0].close()
+        time.sleep(0.2)
+        again = Node(node_id_for(ids[0].public_key), port=nodes[0].port)
+        host2 = LobbyHost(ids[0], "Ann", again, preset("classic"), Seating.solo(3))
+        t0 = time.monotonic()
+        while _seat_of(host2, ids[1].public_key) is None and time.monotonic() - t0 < 10:
+            host2.pump(0.01)
+            ben.pump(0.01)                       # before: at the old lobby for ever
+        assert _seat_of(host2, ids[1].public_key) is not None, time.monotonic() - t0
+        for _ in range(30):
+            host2.pump(0.01)
+            ben.pump(0.01)
+        assert ben.state is not None and ben.state.lobby_id == host2.lobby_id
+        assert not ben.ready and not _seat_of(host2, ids[1].public_key).ready
+    finally:
+        for n in (*nodes, again):
+            if n is not None:
+                n.close()

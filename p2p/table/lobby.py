@@ -947,6 +947,10 @@ class LobbyClient:
         self._nonce: bytes | None = None
         self._n = 0
         self._host_n = 0        # the number of the host's last message taken
+        #: the host's transport session when its last challenge was taken (another one
+        #: since: its program ran again, and a challenge of a new lobby is followed, even
+        #: by a seated joiner)
+        self._host_session: bytes | None = None
         self.version = PROTOCOL_VERSION
         #: the host's signing key as its key door told us (CURVE; None: not asked)
         self.host_signing_key: bytes | None = None
@@ -1157,11 +1161,24 @@ class LobbyClient:
     def _error(self) -> LobbyError:
         return LobbyError(self.refused or "refused", self.refused_why[0], **self.refused_why[1])
 
+    def _session_of_host(self) -> bytes | None:
+        """The host's current transport session (None: unknown, or a transport that does
+        not say)."""
+        session = getattr(self.node, "remote_session", None)
+        if self.host_id is None or not callable(session):
+            return None
+        try:
+            got = session(self.host_id)
+        except Exception:           # (not a peer any more)
+            return None
+        return got if isinstance(got, bytes) else None
+
     def _take_challenge(self, lobby: bytes | None, nonce: bytes) -> None:
         """The host's challenge for this connection: join under it, and say ready again
         when this player already said so (before the host answered, or before a new
         challenge)."""
         self.lobby_id, self._nonce = lobby, nonce
+        self._host_session = self._session_of_host()
         self.join()
         if self.ready:
             self._send({"k": "ready", "ready": True})
@@ -1228,10 +1245,19 @@ class LobbyClient:
             return False
         if k == "challenge" and obj["lobby"] is None:
             return False
-        if k == "challenge" and self.seat is None and obj["lobby"] != self.lobby_id:
+        if k == "challenge" and obj["lobby"] != self.lobby_id \
+                and (self.seat is None or self._host_session != self._session_of_host()):
             # the lobby this joiner joins: the latest the host names until a state of it
             # seats this joiner (a challenge, and a state, the host signed at an earlier
-            # table of its, replayed first on plain ZeroMQ, held the joiner at that table)
+            # table of its, replayed first on plain ZeroMQ, held the joiner at that table);
+            # and a seated joiner's host that ran its program again (on its fixed port)
+            # has a new lobby: the joiner sat on at the old one, shown there for ever,
+            # while the new one never heard of it
+            if self.seat is not None:
+                log.warning("the host's program started again: joining its new lobby")
+                self.log.append("the host started its table again")
+                self.ready = False         # (its rules may differ: said ready again)
+                self._since = self.clock()     # its own limit to answer
             self.state = None
             self._ready_since = None
             self._ready_terms = None
