@@ -413,3 +413,41 @@ def test_a_seated_joiner_follows_its_host_restarted_on_its_port() -> None:
         for n in (*nodes, again):
             if n is not None:
                 n.close()
+
+
+@pytest.mark.hostile
+def test_an_old_challenge_replayed_under_a_live_hosts_id_keeps_the_joiner_seated() -> None:
+    """The other side of the fix above, on plain ZeroMQ: Ben once joined an earlier table
+    of Ann's, and a machine kept the challenge she sent him there. Now seated at her live
+    table, it replays that challenge to him under her id, from a session of its own (a
+    "restart"). Followed at once, Ben left the live table for one that no longer exists.
+    Ann's own session still talks: he stays."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    old_nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        seen = _sniff(old_nodes[0])
+        old = LobbyHost(ids[0], "Ann", old_nodes[0], preset("classic"), Seating.solo(3))
+        was = LobbyClient(ids[1], "Ben", old_nodes[1], f"127.0.0.1:{old_nodes[0].port}")
+        _drive(old, [was], until="seated")
+        challenge = _said(seen, nodes[0].node_id, "challenge")
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        session = os.urandom(SESSION_LEN)
+        with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
+            for _ in range(3):
+                assert h.send(pack_frame([HELLO, session, nodes[0].port, "127.0.0.1"]))
+                for _ in range(30):
+                    host.pump(0.01)
+                    ben.pump(0.01)
+            assert h.send(pack_frame([DATA, session, 1, 1, challenge]))
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 4:
+                host.pump(0.01)
+                ben.pump(0.01)
+        assert ben.state is not None and ben.state.lobby_id == host.lobby_id
+        assert ben.seat is not None and ben.refused is None
+    finally:
+        for n in (*nodes, *old_nodes):
+            n.close()

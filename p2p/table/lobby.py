@@ -128,6 +128,10 @@ CHALLENGE_BYTES = 16
 #: challenge where the host reaches it; past that its connection is dropped (its seat
 #: kept), and its next HELLO says where it listens now.
 RESTART_ANSWER = 3.0
+#: How long a seated joiner on plain ZeroMQ waits, before it follows its host to a new
+#: lobby, for a frame of the host's earlier session (one means the host still lives
+#: there: the "new" one was a stranger's under its id).
+SWITCH_QUIET = 2.0
 #: Random bytes every member adds to the table nonce (see :func:`table_nonce`).
 CONTRIB_BYTES = 16
 #: Joiners the host keeps without a seat, and how long one may stay without joining.
@@ -951,6 +955,9 @@ class LobbyClient:
         #: since: its program ran again, and a challenge of a new lobby is followed, even
         #: by a seated joiner)
         self._host_session: bytes | None = None
+        #: a new lobby's challenge waiting to be followed (plain ZeroMQ): the message,
+        #: since when, and the host's stale frames then
+        self._switch: tuple[dict[str, Any], float, int] | None = None
         self.version = PROTOCOL_VERSION
         #: the host's signing key as its key door told us (CURVE; None: not asked)
         self.host_signing_key: bytes | None = None
@@ -1065,6 +1072,7 @@ class LobbyClient:
                     pass
                 # the join waits for the host's challenge (it names the lobby): a join
                 # signed before the joiner knew the lobby could be replayed at another
+        self._check_switch()
         self._check_timeout()
         msg = self.node.recv(timeout)
         handled = 0
@@ -1161,6 +1169,44 @@ class LobbyClient:
     def _error(self) -> LobbyError:
         return LobbyError(self.refused or "refused", self.refused_why[0], **self.refused_why[1])
 
+    def _switch_lobby(self, obj: dict[str, Any]) -> None:
+        """Join the lobby of the host's challenge ``obj`` (in place of the one shown)."""
+        if self.seat is not None:
+            log.warning("the host's program started again: joining its new lobby")
+            self.log.append("the host started its table again")
+            self.ready = False         # (its rules may differ: said ready again)
+            self._since = self.clock()     # its own limit to answer
+        self._switch = None
+        self.state = None
+        self._ready_since = None
+        self._ready_terms = None
+        self._host_n = obj["n"]        # (that lobby's numbering)
+        self._take_challenge(obj["lobby"], obj["nonce"])
+
+    def _check_switch(self) -> None:
+        """A seated joiner's host restarted, it seems, with a new lobby (plain ZeroMQ):
+        followed once :data:`SWITCH_QUIET` s passed without a frame of the host's earlier
+        session; not at all when that session still talks (a stranger's frames under the
+        host's id, replaying an old challenge, would have taken the joiner away from a
+        live table)."""
+        if self._switch is None or self.clock() - self._switch[1] < SWITCH_QUIET:
+            return
+        obj, _, stale = self._switch
+        self._switch = None
+        if self._stale_of_host() > stale:
+            log.warning("a new lobby under the host's id while its earlier session still "
+                        "talks: not followed")
+            return
+        if self.seat is not None and obj["lobby"] != self.lobby_id:
+            self._switch_lobby(obj)
+
+    def _stale_of_host(self) -> int:
+        """Frames of an earlier session of the host's our transport dropped so far."""
+        stats = getattr(self.node, "stats", None)
+        if self.host_id is None or not callable(stats):
+            return 0
+        return int(stats().get(self.host_id, {}).get("stale_session", 0))
+
     def _session_of_host(self) -> bytes | None:
         """The host's current transport session (None: unknown, or a transport that does
         not say)."""
@@ -1253,16 +1299,13 @@ class LobbyClient:
             # and a seated joiner's host that ran its program again (on its fixed port)
             # has a new lobby: the joiner sat on at the old one, shown there for ever,
             # while the new one never heard of it
-            if self.seat is not None:
-                log.warning("the host's program started again: joining its new lobby")
-                self.log.append("the host started its table again")
-                self.ready = False         # (its rules may differ: said ready again)
-                self._since = self.clock()     # its own limit to answer
-            self.state = None
-            self._ready_since = None
-            self._ready_terms = None
-            self._host_n = obj["n"]        # (that lobby's numbering)
-            self._take_challenge(obj["lobby"], obj["nonce"])
+            if self.seat is not None and not self.secure:
+                # plain ZeroMQ: a "new session" may be a stranger's under the host's id,
+                # replaying a challenge of an earlier table: followed only once the
+                # host's earlier session has gone quiet (:meth:`_check_switch`)
+                self._switch = (obj, self.clock(), self._stale_of_host())
+                return False
+            self._switch_lobby(obj)
             return False
         if k != "welcome" and (self.lobby_id is None or obj["lobby"] != self.lobby_id):
             # the host signed it at another table of its own (on plain ZeroMQ anyone may
