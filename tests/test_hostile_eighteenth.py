@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 import zmq
@@ -34,13 +35,18 @@ class _Copy:
     that says HELLO under Ann's node id (at a plain table an id is only a claim) and
     answers every message with ``replay``, bytes Ann signed once (her lobby sends the
     same signed refusal to anyone who knocks at her full table: the hostile machine
-    needed only to be refused once)."""
+    needed only to be refused once). Since lobby protocol 4 a joiner says nothing before
+    the host's challenge: the copy first replays Ann's welcome and a challenge she gave
+    another machine (``greeting``: her lobby sends them to any machine that knocks), and
+    the joiner takes none of it (a challenge to another key): it is never asked."""
 
-    def __init__(self, node_id: bytes, replay: bytes) -> None:
+    def __init__(self, node_id: bytes, replay: bytes, greeting: list[bytes]) -> None:
         from p2p.net.transport import Node
         self.node = Node(node_id, bind="127.0.0.1", port=0)
         self.replay = replay
+        self.greeting = greeting
         self.answered = 0
+        self.greeted = 0
 
     def pump(self, timeout: float) -> None:
         from p2p.net.interface import PeerEventKind
@@ -49,6 +55,9 @@ class _Copy:
                     and ev.peer_id != self.node.node_id):
                 try:
                     self.node.add_peer(ev.peer_id, ev.endpoint)
+                    for frame in self.greeting:
+                        self.node.send(ev.peer_id, frame)
+                        self.greeted += 1
                 except Exception:
                     pass
         msg = self.node.recv(timeout)
@@ -56,6 +65,18 @@ class _Copy:
             self.node.send(msg[0], self.replay)
             self.answered += 1
             msg = self.node.recv(0)
+
+
+def _greeting(ann: Any, lobby: bytes) -> list[bytes]:
+    """Ann's signed welcome and a challenge of her lobby ``lobby``, as she sends them to
+    any machine that knocks."""
+    import os
+
+    from p2p.table.lobby import PROTOCOL_VERSION, _sign
+    common = {"key": ann.public_key, "lobby": lobby}
+    return [_sign(ann, {"k": "welcome", "v": PROTOCOL_VERSION, **common}),
+            _sign(ann, {"k": "challenge", "nonce": os.urandom(16), "to": os.urandom(32),
+                        "n": 1, **common})]
 
 
 def _join_past_a_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -82,7 +103,8 @@ def _join_past_a_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     obj = ({"k": "refused", "reason": "the table is full"} if replayed == "refusal"
            else {"k": "state", "state": host.state.to_obj()})
     copy = _Copy(node_id_for(ann.public_key),
-                 _sign(ann, dict(obj, key=ann.public_key, lobby=host.lobby_id)))
+                 _sign(ann, dict(obj, key=ann.public_key, lobby=host.lobby_id)),
+                 _greeting(ann, host.lobby_id))
     tables = [TableInfo(f"{name}._millebornes._tcp.local.", "Ann's table", "classic", 1, 1,
                         ann.fingerprint, port, ("127.0.0.1",))
               for name, port in (("copy", copy.node.port), ("Ann's table", host.node.port))]
@@ -123,13 +145,15 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_lobby_state(
     sends it to any machine that knocks) and never seats the joiner. The connect limit
     ran only until a first state came: ``join --table ANN_FP`` showed Ann's seats and
     waited there for ever (no limit, Ann's real lobby with a free seat never asked). The
-    limit runs until the joiner is seated: then it says so and asks the next address."""
+    limit runs until the joiner is seated: then it says so and asks the next address.
+    (Since lobby protocol 4 the joiner takes no challenge or state the host sent another
+    player: it never joins at the copy, and the copy's limit says "no answer".)"""
     code, seated, copy, port = _join_past_a_copy(tmp_path, monkeypatch, "state")
     out = capsys.readouterr()
     said = " ".join((out.out + out.err).split())
     assert code is not None, "join still waiting at the copy after 40 s: " + said
-    assert copy.answered, said
-    assert "did not seat you within 3 s" in said, said
+    assert copy.greeted and not copy.answered, said
+    assert f"no answer from tcp://127.0.0.1:{copy.node.port} after 3 s" in said, said
     assert f"Trying the table's next address, tcp://127.0.0.1:{port}" in said, said
     assert seated, said
     assert "the host closed the table before the match started" in said, said
@@ -145,7 +169,8 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
     table is full", exit 2) and never asked Ann's real lobby, which had a free seat: a
     refusal is signed, but not to whom, so one heard before this joiner is seated is the
     answer of that address only. It is said, the next address is asked, and the joiner
-    is seated at Ann's table."""
+    is seated at Ann's table. (Since lobby protocol 4 a refusal names whom it is to: the
+    one Ann sent another player is not even said.)"""
     from cli.seats import listen
     from p2p.crypto.identity import Identity
     from p2p.net.discovery import TableInfo
@@ -157,7 +182,7 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
     ann = Identity.generate()
     refusal = _sign(ann, {"k": "refused", "reason": "the table is full",
                           "key": ann.public_key, "lobby": b"\x01" * 16})
-    copy = _Copy(node_id_for(ann.public_key), refusal)
+    copy = _Copy(node_id_for(ann.public_key), refusal, _greeting(ann, b"\x01" * 16))
     host = LobbyHost(ann, "Ann", listen(ann, "127.0.0.1", 0), preset("classic"),
                      Seating.solo(2))
     assert host.node.curve_key is None
@@ -171,10 +196,10 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
     finally:
         copy.node.close()
         host.node.close()
-    assert copy.answered, said                   # the copy was asked first, and answered
+    assert copy.greeted, said                    # the copy was asked first
     assert seated, said
     assert code != 0, said                      # Ann closed her table
-    assert "the table is full" in said, said
+    assert "the table is full" not in said, said
     assert f"Trying the table's next address, tcp://127.0.0.1:{host.node.port}" in said, \
         said
     assert "the host closed the table before the match started" in said, said

@@ -57,11 +57,9 @@ class _EndlessHost:
     curve_key = None
     endpoint = "tcp://127.0.0.1:1"
 
-    def __init__(self, host: Identity, state: LobbyState) -> None:
+    def __init__(self, host: Identity, state: LobbyState, to: bytes) -> None:
         self.host_id = node_id_for(host.public_key)
-        obj = {"k": "state", "state": state.to_obj(), "key": host.public_key,
-               "lobby": state.lobby_id}
-        self.frame = _sign(host, obj)
+        self.host, self.state, self.to = host, state, to
         self.read = 0
 
     def add_peer(self, *a: Any) -> None:
@@ -78,7 +76,10 @@ class _EndlessHost:
 
     def recv(self, timeout: float | None = None) -> tuple[bytes, bytes]:
         self.read += 1
-        return self.host_id, self.frame
+        # (numbered, to this joiner: protocol 4)
+        obj = {"k": "state", "state": self.state.to_obj(), "key": self.host.public_key,
+               "lobby": self.state.lobby_id, "to": self.to, "n": self.read}
+        return self.host_id, _sign(self.host, obj)
 
 
 def test_a_joiners_pump_returns_while_its_host_never_stops_sending() -> None:
@@ -86,9 +87,11 @@ def test_a_joiners_pump_returns_while_its_host_never_stops_sending() -> None:
     # (the host at seat 0, as every host's state has it: a joiner refuses one without)
     state = LobbyState("t", preset("classic"), Seating.solo(2),
                        [SeatInfo("Ann", host.public_key), None], host.public_key, b"L" * 16)
-    node = _EndlessHost(host, state)
-    client = LobbyClient(Identity.generate(), "Ben", node, "127.0.0.1:1")  # type: ignore[arg-type]
+    ben = Identity.generate()
+    node = _EndlessHost(host, state, ben.public_key)
+    client = LobbyClient(ben, "Ben", node, "127.0.0.1:1")  # type: ignore[arg-type]
     client.host_id = node.host_id
+    client.lobby_id = state.lobby_id      # (as the host's challenge said: protocol 4)
     done = threading.Event()
 
     def pump() -> None:

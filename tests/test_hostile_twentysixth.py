@@ -295,17 +295,16 @@ def test_a_seat_live_at_the_last_of_its_own_addresses_is_reached_within_the_step
         b.close()
 
 
-@pytest.mark.xfail(strict=True, reason="found, not fixed: a first join carries no lobby id")
 def test_a_players_join_replayed_at_another_plain_lobby_seats_nobody() -> None:
-    """Found, not fixed (hostile pass 26). A joiner's first ``join`` is signed before it
-    knows the lobby's id (``lobby`` None: it is sent as soon as the host's HELLO is
-    heard), and a host takes a join of no lobby. On plain ZeroMQ (an id is a claim, and
-    frames travel in the clear) another machine that saw Bo's join replays it, under
-    Bo's id, to a table of its choosing: Bo sits there, a table he never joined, and it
+    """Found in hostile pass 26, fixed in pass 28. A joiner's first ``join`` was signed
+    before it knew the lobby's id (``lobby`` None: it was sent as soon as the host's HELLO
+    was heard), and a host took a join of no lobby. On plain ZeroMQ (an id is a claim, and
+    frames travel in the clear) another machine that saw Bo's join replayed it, under
+    Bo's id, to a table of its choosing: Bo sat there, a table he never joined, and it
     would start with him and pause on him, naming him unresponsive. (Under CURVE the
-    join's transport key must be the connection's: refused.) A fix: the joiner waits for
-    the host's ``welcome`` and signs its join with that lobby's id; the host refuses a
-    join of no lobby (a new lobby protocol version)."""
+    join's transport key must be the connection's: refused.) Now (lobby protocol 4) a
+    joiner waits for the host's challenge and signs its join with that lobby's id and
+    that challenge; the host takes no join without them."""
     from p2p.net.frames import DATA
     from p2p.table.lobby import PROTOCOL_VERSION, LobbyHost, _sign
 

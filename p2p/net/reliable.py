@@ -613,6 +613,12 @@ class ReliableCore:
         # saying HELLO every 50 ms under a player's id took every slot, and the player's
         # own HELLO (from its own key) was never heard
         slot = src if curve_key is None else src + curve_key
+        if curve_key is None and parsed[3] and parsed[4] is not None \
+                and _same_host(parsed[3], observed_host):
+            # plain ZeroMQ, a HELLO signed (it says) from the very host it names: a turn
+            # per id and that host, so a stranger's HELLOs under a player's id from its
+            # own machine no longer hide the player's signed one (hostile pass 28)
+            slot = src + b"@" + str(observed_host).encode()
         last = self._unknown_hello_at.get(slot)
         if last is not None and now - last < 1.0:
             return

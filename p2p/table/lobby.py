@@ -115,7 +115,23 @@ MAX_NAME = 24
 #: 3: each ``join`` carries the addresses its sender listens on (``addrs``, signed with
 #: the join) and the ``start`` relays every joiner's last join (``joins``): a member
 #: tries a seat at its own addresses too, not only at the one the host says
-PROTOCOL_VERSION = 3
+#: 4: the host follows its ``welcome`` with a ``challenge`` (a fresh nonce for that
+#: member); a joiner sends nothing before it, and signs every message with the lobby id,
+#: that nonce and a counter (``nonce``, ``n``): the host takes none signed for another
+#: lobby, another connection, or older than the last it took from that member. A join
+#: signed before the joiner knew the lobby, replayed at another lobby on plain ZeroMQ,
+#: seated its player there (hostile pass 26's leftover)
+PROTOCOL_VERSION = 4
+#: Bytes of the host's challenge to each member (see PROTOCOL_VERSION 4).
+CHALLENGE_BYTES = 16
+#: How long a member whose transport says it restarted has to acknowledge the host's new
+#: challenge where the host reaches it; past that its connection is dropped (its seat
+#: kept), and its next HELLO says where it listens now.
+RESTART_ANSWER = 3.0
+#: How long a seated joiner on plain ZeroMQ waits, before it follows its host to a new
+#: lobby, for a frame of the host's earlier session (one means the host still lives
+#: there: the "new" one was a stranger's under its id).
+SWITCH_QUIET = 2.0
 #: Random bytes every member adds to the table nonce (see :func:`table_nonce`).
 CONTRIB_BYTES = 16
 #: Joiners the host keeps without a seat, and how long one may stay without joining.
@@ -219,24 +235,36 @@ _STATE = nested({"name": is_str(240), "rules": is_any_map(64),
                 {"move_limit": is_int(round(DECISION_LIMITS[0] * 1000),
                                       round(DECISION_LIMITS[1] * 1000))})
 _COMMON = {"k": is_str(16), "key": is_bytes(32), "lobby": is_none_or(is_bytes(16))}
+#: What binds a joiner's message to one connection to one lobby (protocol 4): the host's
+#: challenge to that member and the message's place in what the member sent under it.
+#: (Optional to the schema: a join the host signs for its own bot carries none; the host
+#: takes no message of a member without them.)
+_FRESH: dict[str, Check] = {"nonce": is_bytes(CHALLENGE_BYTES), "n": is_int(1, 1 << 62)}
+#: What binds a host's message to one joiner (protocol 4; all but the welcome): that
+#: joiner's key and the message's place in what the host sent (a joiner takes none for
+#: another player, and none older than the last it took)
+_TO: dict[str, Check] = {"to": is_bytes(32), "n": is_int(1, 1 << 62)}
 #: Every lobby message kind and its exact fields (besides k, key, lobby).
 _KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "welcome": ({"v": is_int(0, 1 << 16)}, {}),
+    # (a kind of its own, after the welcome: a joiner of an older version reads the
+    # welcome's version first and says so in words, never "an invalid message")
+    "challenge": ({"nonce": is_bytes(CHALLENGE_BYTES), **_TO}, {}),
     "join": ({"name": is_str(MAX_NAME * 4), "v": is_int(0, 1 << 16),
               "contrib": is_bytes(CONTRIB_BYTES)},
              {"seat": is_none_or(is_int(0, MAX_PLAYERS - 1)), "endpoint": is_str(300),
               "curve": is_list(is_bytes(max_len=64), min_len=2, max_len=2),
               # (an IPv6 literal endpoint has 53 characters at most)
-              "addrs": is_list(is_str(64), max_len=MAX_ALTERNATIVES)}),
-    "sit": ({"seat": is_int(0, MAX_PLAYERS - 1)}, {}),
-    "ready": ({"ready": is_bool()}, {}),
-    "leave": ({}, {}),
-    "state": ({"state": _STATE}, {}),
-    "refused": ({"reason": is_str(1000)}, {}),
+              "addrs": is_list(is_str(64), max_len=MAX_ALTERNATIVES), **_FRESH}),
+    "sit": ({"seat": is_int(0, MAX_PLAYERS - 1)}, _FRESH),
+    "ready": ({"ready": is_bool()}, _FRESH),
+    "leave": ({}, _FRESH),
+    "state": ({"state": _STATE}, _TO),
+    "refused": ({"reason": is_str(1000)}, _TO),
     "start": ({"header": is_bytes(max_len=64 * 1024),
                "endpoints": is_any_map(MAX_PLAYERS),
                "contribs": is_list(is_bytes(CONTRIB_BYTES), min_len=2, max_len=MAX_PLAYERS)},
-              {"joins": is_any_map(MAX_PLAYERS)}),
+              {"joins": is_any_map(MAX_PLAYERS), **_TO}),
 }
 
 
@@ -473,6 +501,13 @@ class LobbyHost:
         #: the latest things that happened, for whoever investigates (bounded)
         self.log: deque[str] = deque(maxlen=LOG_KEPT)
         self._budget: dict[bytes, TokenBucket] = {}   # member -> its change budget
+        #: member -> the nonce its messages must carry, and the last counter taken with it
+        self._challenges: dict[bytes, bytes] = {}
+        self._last_n: dict[bytes, int] = {}
+        #: members whose transport restarted -> since when the host waits for their ack,
+        #: and how many frames of an earlier session of theirs the transport had dropped
+        self._restarted: dict[bytes, tuple[float, int]] = {}
+        self._sent = 0          # the host's messages so far (each carries its number)
         self.ignored: dict[str, int] = {}   # strangers turned away, by reason
         self.banned: set[bytes] = set()      # keys kicked out of this lobby
         self.started: TableStart | None = None
@@ -541,6 +576,10 @@ class LobbyHost:
         for ev in self.node.events():
             if ev.kind is PeerEventKind.HELLO:
                 self._on_hello(ev.peer_id, ev.endpoint, ev.curve_key, ev.proof)
+            elif ev.kind is PeerEventKind.RESTARTED and ev.peer_id in self.members:
+                self._restarted[ev.peer_id] = (self.clock(), self._stale_frames(ev.peer_id))
+                self._welcome(ev.peer_id)
+        self._check_restarted()
         self._expire_waiting()
         msg = self.node.recv(timeout)
         handled = 0
@@ -605,7 +644,50 @@ class LobbyHost:
             return
         self.members[nid] = endpoint
         self._waiting_since[nid] = self.clock()
+        self._welcome(nid)
+
+    def _welcome(self, nid: bytes) -> None:
+        """Say the lobby's version, then a fresh challenge: what this member sends from
+        now on must carry it (with this lobby's id and a rising counter), so nothing it
+        signed for another lobby, or on another connection, is taken here."""
+        self._challenges[nid] = os.urandom(CHALLENGE_BYTES)
+        self._last_n[nid] = 0
         self._send(nid, {"k": "welcome", "v": PROTOCOL_VERSION})
+        self._send(nid, {"k": "challenge", "nonce": self._challenges[nid]})
+
+    def _check_restarted(self) -> None:
+        """A member whose transport restarted (a new session under its id) was told a new
+        challenge where the host reaches it. Acknowledged there: it lives there (a
+        stranger's HELLO under its id changes nothing). Not within
+        :data:`RESTART_ANSWER` s: its player ran ``join`` again, maybe on another port,
+        and the host's connection goes to a program that is gone; dropped, its seat kept,
+        so that its next HELLO, an unknown peer's, is answered where it listens now. (The
+        host had kept dialling the old port: a joiner restarted on a new port read "no
+        table answered" after 15 s, and its seat stayed taken by nobody: the review of
+        pass 33.)"""
+        pending = getattr(self.node, "pending", None)
+        now = self.clock()
+        for nid, (since, stale) in list(self._restarted.items()):
+            if nid not in self.members or not callable(pending) or pending(nid) == 0:
+                del self._restarted[nid]
+            elif now - since > RESTART_ANSWER:
+                del self._restarted[nid]
+                if self._stale_frames(nid) > stale:
+                    # its earlier session still talks: the "restart" was a stranger's
+                    # HELLO under its id (plain ZeroMQ), and the player's program lives
+                    # where we reach it (the transport takes its session back once the
+                    # stranger stops); dropped, the player heard nothing more from us
+                    continue
+                log.info("lobby: %s restarted and does not answer where we reach it: "
+                         "waiting for its HELLO", nid.hex()[:16])
+                self._drop_member(nid)
+
+    def _stale_frames(self, nid: bytes) -> int:
+        """Frames of an earlier session of ``nid`` its transport dropped so far."""
+        stats = getattr(self.node, "stats", None)
+        if not callable(stats):
+            return 0
+        return int(stats().get(nid, {}).get("stale_session", 0))
 
     def _expire_waiting(self) -> None:
         now = self.clock()
@@ -619,6 +701,9 @@ class LobbyHost:
         self.members.pop(nid, None)
         self._member_keys.pop(nid, None)
         self._budget.pop(nid, None)
+        self._challenges.pop(nid, None)
+        self._last_n.pop(nid, None)
+        self._restarted.pop(nid, None)
         try:
             self.node.remove_peer(nid)
         except (TransportError, ValueError):
@@ -626,10 +711,22 @@ class LobbyHost:
 
     def _on(self, sender: bytes, payload: bytes) -> None:
         obj = parse_lobby(sender, payload)
-        if obj is None or obj.get("lobby") not in (self.lobby_id, None):
+        if obj is None:
             return
         key: bytes = obj["key"]
         k = obj["k"]
+        if k == "join" and obj["v"] != PROTOCOL_VERSION and sender in self.members:
+            # an older (or newer) program: told in words, whatever else it carries (it
+            # knows no challenge); sent where this member's connection goes, and nothing
+            # changes here
+            self._send(sender, {"k": "refused", "reason":
+                                f"this table speaks lobby protocol version "
+                                f"{PROTOCOL_VERSION} and you speak {obj['v']}: "
+                                f"both players need the same millebornes version"})
+            self._drop_member(sender)
+            return
+        if not self._fresh(sender, obj):
+            return
         if key in self.banned:
             if k == "join" and self._spend(sender):
                 # told again, not ignored: a player sent away who ran join again waited
@@ -646,13 +743,6 @@ class LobbyHost:
             self._ignore("too many changes")   # the host's screen and announcement follow
             return                            # every change: one member may not flood them
         if k == "join":
-            if obj["v"] != PROTOCOL_VERSION:
-                self._send(sender, {"k": "refused", "reason":
-                                    f"this table speaks lobby protocol version "
-                                    f"{PROTOCOL_VERSION} and you speak {obj['v']}: "
-                                    f"both players need the same millebornes version"})
-                self._drop_member(sender)
-                return
             curve: tuple[bytes, bytes] | None = None
             if self.secure:
                 c = obj.get("curve")
@@ -683,6 +773,8 @@ class LobbyHost:
                                                curve, payload)
                 self._changed(f"{self.state.seats[s].name} sits at seat {s}")  # type: ignore[union-attr]
             else:
+                # (a seated player's new connection: met as a newcomer, it must not expire)
+                self._waiting_since.pop(sender, None)
                 info = self.state.seats[seat]
                 assert info is not None
                 info.signed_join = payload       # its contribution and addresses with it
@@ -712,6 +804,23 @@ class LobbyHost:
             self._waiting_since[sender] = self.clock()   # may join again, else expires
             self._changed(f"{info.name if info else '?'} leaves")
 
+    def _fresh(self, sender: bytes, obj: dict[str, Any]) -> bool:
+        """Was ``obj`` signed for this lobby, under the challenge this member's connection
+        was given, and after the last message taken from it? Anything else is a replay
+        (plain ZeroMQ: frames travel in the clear, and an id is a claim): a join Bo signed
+        for another table seated him at this one, an old ``ready`` made him ready again
+        after he said unready, an old ``join`` seated him again after he left."""
+        nonce = self._challenges.get(sender)
+        n = obj.get("n")
+        if (obj["lobby"] != self.lobby_id or nonce is None or obj.get("nonce") != nonce
+                or not isinstance(n, int) or n <= self._last_n.get(sender, 0)):
+            self._ignore("stale or replayed")
+            log.warning("lobby: dropped a %s from %s signed for another lobby, connection "
+                        "or moment", obj["k"], sender.hex()[:16])
+            return False
+        self._last_n[sender] = n
+        return True
+
     def _spend(self, sender: bytes) -> bool:
         """One lobby change from ``sender`` if its budget allows (a burst of
         :data:`CHANGES_BURST`, then :data:`CHANGES_PER_S` a second)."""
@@ -739,6 +848,13 @@ class LobbyHost:
 
     def _send(self, nid: bytes, obj: dict[str, Any]) -> None:
         obj = dict(obj, key=self.identity.public_key, lobby=self.lobby_id)
+        if obj["k"] != "welcome":
+            # to that member, in order (protocol 4): on plain ZeroMQ a machine on the LAN
+            # replayed the host's state, or a refusal, sent to another member or earlier,
+            # to a joiner under the host's id (an old state made the joiner refuse the
+            # honest start as not what the lobby showed, blaming the host)
+            self._sent += 1
+            obj.update(to=nid[1:], n=self._sent)
         try:
             self.node.send(nid, _sign(self.identity, obj))
         except Exception as exc:
@@ -829,6 +945,19 @@ class LobbyClient:
         #: against the host)
         self.unreadable = 0
         self.contrib = os.urandom(CONTRIB_BYTES)   # my share of the table nonce
+        #: the lobby and the host's challenge to this connection (protocol 4): nothing is
+        #: sent before them, everything after carries them and a rising counter
+        self.lobby_id: bytes | None = None
+        self._nonce: bytes | None = None
+        self._n = 0
+        self._host_n = 0        # the number of the host's last message taken
+        #: the host's transport session when its last challenge was taken (another one
+        #: since: its program ran again, and a challenge of a new lobby is followed, even
+        #: by a seated joiner)
+        self._host_session: bytes | None = None
+        #: a new lobby's challenge waiting to be followed (plain ZeroMQ): the message,
+        #: since when, and the host's stale frames then
+        self._switch: tuple[dict[str, Any], float, int] | None = None
         self.version = PROTOCOL_VERSION
         #: the host's signing key as its key door told us (CURVE; None: not asked)
         self.host_signing_key: bytes | None = None
@@ -941,7 +1070,9 @@ class LobbyClient:
                     self.node.remove_peer(_PLACEHOLDER)
                 except Exception:
                     pass
-                self.join()
+                # the join waits for the host's challenge (it names the lobby): a join
+                # signed before the joiner knew the lobby could be replayed at another
+        self._check_switch()
         self._check_timeout()
         msg = self.node.recv(timeout)
         handled = 0
@@ -1038,6 +1169,66 @@ class LobbyClient:
     def _error(self) -> LobbyError:
         return LobbyError(self.refused or "refused", self.refused_why[0], **self.refused_why[1])
 
+    def _switch_lobby(self, obj: dict[str, Any]) -> None:
+        """Join the lobby of the host's challenge ``obj`` (in place of the one shown)."""
+        if self.seat is not None:
+            log.warning("the host's program started again: joining its new lobby")
+            self.log.append("the host started its table again")
+            self.ready = False         # (its rules may differ: said ready again)
+            self._since = self.clock()     # its own limit to answer
+        self._switch = None
+        self.state = None
+        self._ready_since = None
+        self._ready_terms = None
+        self._host_n = obj["n"]        # (that lobby's numbering)
+        self._take_challenge(obj["lobby"], obj["nonce"])
+
+    def _check_switch(self) -> None:
+        """A seated joiner's host restarted, it seems, with a new lobby (plain ZeroMQ):
+        followed once :data:`SWITCH_QUIET` s passed without a frame of the host's earlier
+        session; not at all when that session still talks (a stranger's frames under the
+        host's id, replaying an old challenge, would have taken the joiner away from a
+        live table)."""
+        if self._switch is None or self.clock() - self._switch[1] < SWITCH_QUIET:
+            return
+        obj, _, stale = self._switch
+        self._switch = None
+        if self._stale_of_host() > stale:
+            log.warning("a new lobby under the host's id while its earlier session still "
+                        "talks: not followed")
+            return
+        if self.seat is not None and obj["lobby"] != self.lobby_id:
+            self._switch_lobby(obj)
+
+    def _stale_of_host(self) -> int:
+        """Frames of an earlier session of the host's our transport dropped so far."""
+        stats = getattr(self.node, "stats", None)
+        if self.host_id is None or not callable(stats):
+            return 0
+        return int(stats().get(self.host_id, {}).get("stale_session", 0))
+
+    def _session_of_host(self) -> bytes | None:
+        """The host's current transport session (None: unknown, or a transport that does
+        not say)."""
+        session = getattr(self.node, "remote_session", None)
+        if self.host_id is None or not callable(session):
+            return None
+        try:
+            got = session(self.host_id)
+        except Exception:           # (not a peer any more)
+            return None
+        return got if isinstance(got, bytes) else None
+
+    def _take_challenge(self, lobby: bytes | None, nonce: bytes) -> None:
+        """The host's challenge for this connection: join under it, and say ready again
+        when this player already said so (before the host answered, or before a new
+        challenge)."""
+        self.lobby_id, self._nonce = lobby, nonce
+        self._host_session = self._session_of_host()
+        self.join()
+        if self.ready:
+            self._send({"k": "ready", "ready": True})
+
     def join(self) -> None:
         """Ask the host for a seat (again: a repeated join keeps the seat)."""
         msg: dict[str, Any] = {"k": "join", "name": self.name, "seat": self.want_seat,
@@ -1049,13 +1240,17 @@ class LobbyClient:
         self._send(msg)
 
     def _send(self, obj: dict[str, Any]) -> None:
-        if self.host_id is None:
-            return
-        lobby = self.state.lobby_id if self.state is not None else None
-        obj = dict(obj, key=self.identity.public_key, lobby=lobby)
+        if self.host_id is None or self._nonce is None:
+            return       # the join and the readiness wanted go when the challenge comes
+        self._n += 1
+        obj = dict(obj, key=self.identity.public_key, lobby=self.lobby_id,
+                   nonce=self._nonce, n=self._n)
         self.node.send(self.host_id, _sign(self.identity, obj))
 
     def sit(self, seat: int) -> None:
+        if self._nonce is None:
+            self.want_seat = seat          # asked for in the join
+            return
         self._send({"k": "sit", "seat": seat})
 
     def set_ready(self, ready: bool = True) -> None:
@@ -1088,16 +1283,58 @@ class LobbyClient:
             return True
         if obj is None:
             return False
-        if self.state is not None and obj["lobby"] != self.state.lobby_id:
+        k = obj["k"]
+        if k != "welcome" and obj.get("to") != self.identity.public_key:
+            # the host's message to another member (or of an older version, whose welcome
+            # has stopped this joiner already), replayed to this one under the host's id
+            log.warning("dropped a lobby %s the host sent to another player", k)
+            return False
+        if k == "challenge" and obj["lobby"] is None:
+            return False
+        if k == "challenge" and obj["lobby"] != self.lobby_id \
+                and (self.seat is None or self._host_session != self._session_of_host()):
+            # the lobby this joiner joins: the latest the host names until a state of it
+            # seats this joiner (a challenge, and a state, the host signed at an earlier
+            # table of its, replayed first on plain ZeroMQ, held the joiner at that table);
+            # and a seated joiner's host that ran its program again (on its fixed port)
+            # has a new lobby: the joiner sat on at the old one, shown there for ever,
+            # while the new one never heard of it
+            if self.seat is not None and not self.secure:
+                # plain ZeroMQ: a "new session" may be a stranger's under the host's id,
+                # replaying a challenge of an earlier table: followed only once the
+                # host's earlier session has gone quiet (:meth:`_check_switch`)
+                self._switch = (obj, self.clock(), self._stale_of_host())
+                return False
+            self._switch_lobby(obj)
+            return False
+        if k != "welcome" and (self.lobby_id is None or obj["lobby"] != self.lobby_id):
             # the host signed it at another table of its own (on plain ZeroMQ anyone may
             # replay one under its id): an old full, ready table's state blamed this host
             # for a start it never owed, and this joiner's messages then went out under
             # that table's id, which the host ignores; an old start or refusal ended the
-            # join (the review)
+            # join (the review). Before the host's challenge named the lobby, nothing but
+            # its welcome is taken.
             log.warning("dropped a lobby %s of another table of the host's", obj["k"])
             return False
-        k = obj["k"]
+        if k != "welcome":
+            if not isinstance(obj.get("n"), int) or obj["n"] <= self._host_n:
+                # sent before the last one taken: a replay (an old state, shown again just
+                # before the start, made this joiner refuse the honest start)
+                log.warning("dropped a lobby %s older than the host's last", k)
+                return False
+            self._host_n = obj["n"]
+        if k == "challenge":
+            if obj["nonce"] != self._nonce:
+                # a new challenge of our lobby (the host took this joiner for a new
+                # connection): what it has is said again under it
+                self._take_challenge(obj["lobby"], obj["nonce"])
+            return False
         if k == "welcome":
+            if self._nonce is not None:
+                # the host's challenge came: it speaks protocol 4 (a welcome of another
+                # version, replayed from an older program under the same key, stopped
+                # a joiner already seated)
+                return False
             if obj["v"] != self.version:
                 self._refuse(f"the host speaks lobby protocol version {obj['v']} and we "
                              f"speak {self.version}: both players need the same "
