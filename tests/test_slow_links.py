@@ -274,3 +274,44 @@ def test_a_silent_port_from_the_host_still_leaves_the_seat_reached_within_the_st
         a.close()
         b.close()
         silent.close()
+
+
+def test_a_monitor_whose_reader_cannot_be_made_leaves_the_node_reaching_its_peers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No descriptor left for the PAIR that reads a DEALER's monitor (EMFILE, injected:
+    libzmq's own sockets run): pyzmq had already attached the monitor, the DEALER kept it
+    with nobody reading, libzmq's blocking send of its next event stopped the node's
+    networking, and Ann reached neither Bo nor Cy in 20 s. The reader is made first now;
+    without one the DEALER is simply not watched."""
+    import errno
+
+    import zmq
+    fail = {"left": 0}
+    make = zmq.Context.socket
+
+    def socket_(self: zmq.Context[zmq.Socket[bytes]], kind: int,
+                **kw: object) -> zmq.Socket[bytes]:
+        if kind == zmq.PAIR and fail["left"] > 0:
+            fail["left"] -= 1
+            raise zmq.ZMQError(errno.EMFILE)
+        return make(self, kind, **kw)   # type: ignore[arg-type]
+
+    monkeypatch.setattr(zmq.Context, "socket", socket_)
+    a, b, c = Node(b"ann-node"), Node(b"bo-node1"), Node(b"cy-node1")
+    try:
+        fail["left"] = 1
+        a.add_peer(b.node_id, b.endpoint)
+        b.add_peer(a.node_id, a.endpoint)
+        a.add_peer(c.node_id, c.endpoint)
+        c.add_peer(a.node_id, a.endpoint)
+        for i in range(3):
+            a.send(b.node_id, b"to bo %d" % i)
+            a.send(c.node_id, b"to cy %d" % i)
+            assert _first(b, 5) == (a.node_id, b"to bo %d" % i)    # before: None
+            assert _first(c, 5) == (a.node_id, b"to cy %d" % i)
+        assert fail["left"] == 0
+    finally:
+        t = time.monotonic()
+        for n in (a, b, c):
+            n.close()
+        assert time.monotonic() - t < 5
