@@ -194,6 +194,7 @@ class Node:
         self.session = self._core.session
         if curve is not None:
             self._core.hello_proof = curve.certificate
+            self._core.authenticated_links = True
         self._dealers: dict[bytes, zmq.Socket[bytes]] = {}
         #: each DEALER's monitor (how its connection goes: see ReliableCore.link_event),
         #: and whose it is; polled by the I/O thread (None until it runs)
@@ -674,7 +675,7 @@ class Node:
                     # a stall sends us elsewhere, and each connection opened its wait
                     # before the next stall: ReliableCore.stalled)
                     after = self.config.reopen_after
-                    stalled = [(pid, self._core.stall_wait(pid, after),
+                    stalled = [(pid, self._core.dialled_since(pid, now),
                                 self._core.reach_stalled(pid), self._keys.get(pid))
                                for pid in self._core.stalled(now, after)
                                if pid in self._dealers]
@@ -684,8 +685,10 @@ class Node:
                     with self._lock:
                         self._open_dealer(pid, ep, key)
                 for pid, waited, ep, key in stalled:
-                    log.info("no ack from %s for %.1f s: reconnecting", pid.hex()[:16],
-                             waited)
+                    # how long the address just left held us (its dial to now), not the
+                    # wait it was given
+                    log.info("no ack from %s, dialled %s s ago: reconnecting",
+                             pid.hex()[:16], "?" if waited is None else f"{waited:.1f}")
                     with self._lock:
                         self._open_dealer(pid, ep, key)
                 cb = self._wakeup_cb
