@@ -73,7 +73,9 @@ class TransportConfig:
     # peer that changed its session at every frame made us resend, fetch and log at each
     restart_every: float = 0.5
     reopen_after: float = 3.0  # no ack for this long: re-open the connection to that peer
-    max_peers: int = 64  # add_peer refuses more (each peer is a socket and a connection)
+    # add_peer refuses more: each peer is three sockets (a DEALER, its monitor's two
+    # PAIRs), a descriptor each, and a TCP connection
+    max_peers: int = 64
     stranger_hellos_per_s: float = 20.0  # HELLO events from unknown ids, all ids together
     handshake_limit: float = 10.0  # an inbound connection's ZMTP/CURVE handshake, at most
 

@@ -192,6 +192,11 @@ class ReliableCore:
         #: plain ZeroMQ: checks a peer's signed endpoint statement ``(peer id, statement,
         #: signature)`` (see endpoint_statement); None: a plain peer's move is never followed
         self.move_verifier: Callable[[bytes, bytes, bytes], bool] | None = None
+        #: whether a finished handshake proves the peer holds its key (the driver sets it
+        #: under CURVE). On plain ZeroMQ anything that speaks ZMTP finishes one: a port
+        #: that answers the handshake late and swallows the rest earns no more wait for
+        #: it than the round trip its TCP connection measured (see stall_wait)
+        self.authenticated_links = False
         #: moves the driver must follow (re-open the connection): ``(peer id, endpoint)``
         self.moves: deque[tuple[bytes, str]] = deque(maxlen=256)
         self.wire_filter = wire_filter
@@ -552,16 +557,34 @@ class ReliableCore:
             return wait
         wait = after                        # something listens there
         c = self.config
+        rtt = p.link_tcp_at - p.dial_at     # the TCP connect: one round trip
+        patience = 2 * after * 2 ** min(p.cut_handshakes, 8)
+        if p.srtt is not None:
+            patience = max(patience, 6 * p.srtt)
+        held = rtt + min(patience, c.handshake_limit)   # what a handshake may take
         if p.link_ready_at is not None:
             setup = p.link_ready_at - p.dial_at
-            wait = max(wait, setup + max(after / 2, setup))
+            if self.authenticated_links:
+                wait = max(wait, setup + max(after / 2, setup))
+            else:
+                # plain ZeroMQ: a tarpit answering the NULL handshake just before the
+                # patience ran out (5.8 s) then earned as long again, and the wait was
+                # timed from its end: 17.4 s at one address, a seat live at the 8th of
+                # its own reached after 28.9 s (the review of the slow links change).
+                # Its first acknowledgement is a round trip or two away, measured by
+                # the TCP connect; never more than the handshake could have held it
+                wait = max(wait, min(setup + max(after / 4, 2 * rtt), held + after / 4))
         elif not p.link_down:
-            patience = 2 * after * 2 ** min(p.cut_handshakes, 8)
-            if p.srtt is not None:
-                patience = max(patience, 6 * p.srtt)
-            wait = max(wait, p.link_tcp_at - p.dial_at
-                       + min(patience, c.handshake_limit))
+            wait = max(wait, held)
         return min(wait, self.stall_ceiling(after))
+
+    def dialled_since(self, peer_id: bytes, now: float) -> float | None:
+        """Seconds since the driver last opened a connection to ``peer_id`` (None where
+        it tells nothing of its connections, or the peer is unknown)."""
+        p = self._peers.get(peer_id)
+        if p is None or p.dial_at is None:
+            return None
+        return now - p.dial_at
 
     def stall_ceiling(self, after: float) -> float:
         """The longest :meth:`stall_wait`: a handshake of ``handshake_limit`` and
@@ -858,7 +881,15 @@ class ReliableCore:
             # from the last acknowledgement that moved on: a backlog longer to drain than
             # ``after`` was re-opened and sent whole again at each stall (a slow link's
             # bandwidth spent two to three times over, the review of hostile pass 26)
-            if o is not None and o.attempts and now - max(o.first_sent, p.progress_at) > after:
+            start = 0.0 if o is None else max(o.first_sent, p.progress_at)
+            if o is not None and p.dial_at is not None and o.first_sent <= p.dial_at + after:
+                # sent within the wait of the connection dialled last (frames leave a
+                # DEALER only once its handshake is done): that wait, which counts the
+                # handshake in, runs from the dial. From the frame's first sending, the
+                # wait restarted at the handshake's end, and one address held a stall up
+                # to 17.4 s, past the ceiling (the review of the slow links change)
+                start = max(p.dial_at, p.progress_at)
+            if o is not None and o.attempts and now - start > after:
                 out.append(p.peer_id)
             elif p.blocked_since is not None and now - p.blocked_since > after \
                     and (self._other_endpoint(p) is not None

@@ -33,6 +33,7 @@ Only ``time.monotonic`` is used here.
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import logging
 import math
 import os
@@ -193,6 +194,7 @@ class Node:
         self.session = self._core.session
         if curve is not None:
             self._core.hello_proof = curve.certificate
+            self._core.authenticated_links = True
         self._dealers: dict[bytes, zmq.Socket[bytes]] = {}
         #: each DEALER's monitor (how its connection goes: see ReliableCore.link_event),
         #: and whose it is; polled by the I/O thread (None until it runs)
@@ -479,7 +481,7 @@ class Node:
             monitor = self._watch(peer_id, d)
             d.connect(endpoint)
         except zmq.ZMQError as exc:
-            self._unwatch(peer_id)
+            self._unwatch(peer_id, d)   # its monitor detached before its reader closes
             if d is not None:
                 d.close(0)
             log.warning("cannot connect to %s for peer %s: %s", endpoint[:80],
@@ -491,8 +493,8 @@ class Node:
             self._poller.register(monitor, zmq.POLLIN)
 
     def _close_dealer(self, peer_id: bytes) -> None:
-        self._unwatch(peer_id)
         old = self._dealers.pop(peer_id, None)
+        self._unwatch(peer_id, old)
         if old is not None:
             old.close(0)
 
@@ -500,16 +502,37 @@ class Node:
         """A monitor of ``d``'s connection: on a slow link a stall must not re-open a
         connection whose handshake goes on (it never connected at round trips of 1.5 s),
         nor pass over an address that answers (see ReliableCore.stall_wait). None where
-        this libzmq cannot (the stall then waits as it did)."""
-        try:
-            monitor = d.get_monitor_socket(_LINK_EVENTS)
-        except (zmq.ZMQError, AttributeError):
-            return None
-        self._monitors[peer_id] = monitor
-        self._monitor_of[monitor] = peer_id
-        return monitor
+        this libzmq cannot (the stall then waits as it did).
 
-    def _unwatch(self, peer_id: bytes) -> None:
+        The reader is made first, and ``d`` is monitored only once it exists: libzmq sends
+        a monitor's events blocking (libzmq #2829), so a monitor nobody reads stops this
+        node's networking. pyzmq's ``get_monitor_socket`` attaches the monitor, then makes
+        the reader: when that failed (no descriptors left, EMFILE), ``d`` kept a monitor
+        nobody read and the node reached no peer again (the review of the slow links
+        change). Any failure here leaves ``d`` unmonitored. The address is this node's
+        own (a counter), never one named after a descriptor number (those are reused)."""
+        reader: zmq.Socket[bytes] | None = None
+        addr = f"inproc://millebornes-monitor-{os.getpid()}-{id(self):x}-{next(_MONITORS)}"
+        try:
+            reader = self._ctx.socket(zmq.PAIR)
+            reader.setsockopt(zmq.LINGER, 0)
+            d.monitor(addr, _LINK_EVENTS)
+            reader.connect(addr)
+        except (zmq.ZMQError, AttributeError) as exc:
+            _stop_monitor(d)
+            if reader is not None:
+                reader.close(0)
+            log.info("no monitor for the connection to peer %s: %s", peer_id.hex()[:16], exc)
+            return None
+        self._monitors[peer_id] = reader
+        self._monitor_of[reader] = peer_id
+        return reader
+
+    def _unwatch(self, peer_id: bytes, d: zmq.Socket[bytes] | None) -> None:
+        """Stop watching the DEALER ``d`` to ``peer_id``: its monitor is detached before
+        the reader closes (else libzmq blocks sending it the next event)."""
+        if d is not None:
+            _stop_monitor(d)
         monitor = self._monitors.pop(peer_id, None)
         if monitor is None:
             return
@@ -518,12 +541,6 @@ class Node:
             try:
                 self._poller.unregister(monitor)
             except KeyError:
-                pass
-        d = self._dealers.get(peer_id)
-        if d is not None:
-            try:
-                d.disable_monitor()
-            except zmq.ZMQError:
                 pass
         monitor.close(0)
 
@@ -658,7 +675,7 @@ class Node:
                     # a stall sends us elsewhere, and each connection opened its wait
                     # before the next stall: ReliableCore.stalled)
                     after = self.config.reopen_after
-                    stalled = [(pid, self._core.stall_wait(pid, after),
+                    stalled = [(pid, self._core.dialled_since(pid, now),
                                 self._core.reach_stalled(pid), self._keys.get(pid))
                                for pid in self._core.stalled(now, after)
                                if pid in self._dealers]
@@ -668,8 +685,10 @@ class Node:
                     with self._lock:
                         self._open_dealer(pid, ep, key)
                 for pid, waited, ep, key in stalled:
-                    log.info("no ack from %s for %.1f s: reconnecting", pid.hex()[:16],
-                             waited)
+                    # how long the address just left held us (its dial to now), not the
+                    # wait it was given
+                    log.info("no ack from %s, dialled %s s ago: reconnecting",
+                             pid.hex()[:16], "?" if waited is None else f"{waited:.1f}")
                     with self._lock:
                         self._open_dealer(pid, ep, key)
                 cb = self._wakeup_cb
@@ -684,7 +703,7 @@ class Node:
                 for pid in list(self._dealers):
                     self._close_dealer(pid)
                 for pid in list(self._monitors):
-                    self._unwatch(pid)
+                    self._unwatch(pid, None)
                 self._cond.notify_all()
             if self._guard is not None:
                 self._guard.close()
@@ -901,6 +920,18 @@ _LINK_DOWN = (zmq.EVENT_DISCONNECTED | zmq.EVENT_CLOSED
               | getattr(zmq, "EVENT_HANDSHAKE_FAILED_NO_DETAIL", 0)
               | getattr(zmq, "EVENT_HANDSHAKE_FAILED_PROTOCOL", 0)
               | getattr(zmq, "EVENT_HANDSHAKE_FAILED_AUTH", 0))
+#: each DEALER monitor's own inproc address (see Node._watch)
+_MONITORS = itertools.count()
+
+
+def _stop_monitor(d: zmq.Socket[bytes]) -> None:
+    """Detach ``d``'s monitor, if any (nothing where none is attached)."""
+    try:
+        d.monitor(None, 0)
+    except (zmq.ZMQError, AttributeError):
+        pass
+
+
 _LINK_EVENTS = (zmq.EVENT_CONNECTED | getattr(zmq, "EVENT_HANDSHAKE_SUCCEEDED", 0)
                 | _LINK_DOWN)
 
