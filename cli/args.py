@@ -38,7 +38,7 @@ from . import i18n
 from .bot_limit import try_make
 from .i18n import N_, _, close_match, did_you_mean, ngettext
 from .program import as_typed
-from .words import reply, report_width, rule_options_text, wrap
+from .words import command_block, reply, report_width, rule_options_text, wrap
 
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
@@ -505,11 +505,14 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
         elif moved:          # a second word, no verb ("--rules modern plya"): argparse
             # took "modern" for the verb, and the verb was guessed with the option moved
             # after the word ("millebornes play --rules modern plya")
-            return (_("%(word)s is not a verb of millebornes%(hint)s (`%(help)s` lists "
-                      "them); options such as %(option)s go after the verb")
+            # the command on a line of its own (:func:`cli.words.command_block`): inside
+            # the sentence, a narrow terminal cut it
+            return (_("%(word)s is not a verb of millebornes, and options such as "
+                      "%(option)s go after the verb%(hint)s")
                     % {"word": repr(word), "hint": did_you_mean(word, list(verbs)),
-                       "option": moved[0].split("=", 1)[0],
-                       "help": as_typed("millebornes --help")})
+                       "option": moved[0].split("=", 1)[0]}
+                    + "\n" + _("This command lists the verbs:")
+                    + command_block("millebornes --help"))
         else:
             return None
         i += 1
@@ -524,10 +527,10 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
     if i < len(words):
         verb = words[i]
         if not takes_all(verb):
-            return (_("%(options)s: millebornes %(verb)s has no such option "
-                      "(`%(help)s` lists its options)")
-                    % {"options": said, "verb": verb,
-                       "help": as_typed(f"millebornes {verb} --help")})
+            return (_("%(options)s: millebornes %(verb)s has no such option")
+                    % {"options": said, "verb": verb}
+                    + "\n" + _("This command lists its options:")
+                    + command_block(f"millebornes {verb} --help"))
         return (ngettext("%(options)s goes after the verb: %(command)s",
                          "%(options)s go after the verb: %(command)s", len(options))
                 % {"options": said, "command": as_typed("millebornes " + shlex.join(

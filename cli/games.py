@@ -167,13 +167,21 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
         # the command that lists this folder's games, as the player types it ("millebornes
         # games" listed the default folder's to a player who had given --data-dir)
         command = games_command(base)
+        # each command on lines of its own (inside the sentence, a narrow terminal cut
+        # it); with no game at all, the one that plays one ("`millebornes games` lists
+        # them (there are none yet)" sent the player to a list that said nothing more)
+        if not games:
+            folder = base if base is not None else default_data_dir()
+            raise ValueError(_("no saved game has the id %(id)s: there is no saved game in "
+                               "%(path)s yet; play one with:") % {
+                                   "id": repr(ref), "path": folder}
+                             + command_block(play_command(base)))
         raise ValueError(
-            (_("no saved game has the id %(id)s: `%(command)s` lists them") if games
-             else _("no saved game has the id %(id)s: `%(command)s` lists them (there "
-                    "are none yet)")) % {"id": repr(ref), "command": command}
+            _("no saved game has the id %(id)s") % {"id": repr(ref)}
             # an id mistyped: the saved game it most likely meant
             + did_you_mean(want, [g.path.name[:max(len(want), len(g.short_id))]
-                                  for g in games]))
+                                  for g in games])
+            + "\n" + _("This command lists the saved games:") + command_block(command))
     raise ValueError(_("%(id)s matches %(n)d games (%(ids)s): type more of the id")
                      % {"id": repr(ref), "n": len(hits),
                         "ids": i18n.join_list(g.short_id for g in hits[:5])})
@@ -253,10 +261,12 @@ def _folders_transcript(ref: str, verb: str) -> str:
     if not games:
         return ref
     quoted = shlex.quote(ref)
-    raise ValueError(_("%(path)s is a folder of saved games, not one game: `%(newest)s` "
-                       "takes its newest, `%(games)s` lists them with their ids") % {
-        "path": ref, "newest": as_typed(f"millebornes {verb} --data-dir {quoted}"),
-        "games": as_typed(f"millebornes games --data-dir {quoted}")})
+    # each command on lines of its own: inside the sentence, a narrow terminal cut them
+    raise ValueError(_("%(path)s is a folder of saved games, not one game: the first "
+                       "command below takes its newest, the second lists them with their "
+                       "ids:") % {"path": ref}
+                     + command_block(f"millebornes {verb} --data-dir {quoted}")
+                     + command_block(f"millebornes games --data-dir {quoted}"))
 
 
 def own_seat(ref: str, args: argparse.Namespace) -> int | None:

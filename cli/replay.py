@@ -135,13 +135,14 @@ def run(args: argparse.Namespace) -> int:
     path = transcript_of(args.transcript, args)
     # a message naming a path stays one line (a path is not cut: it is copied, grepped)
     if not os.path.lexists(path):
-        print(i18n.display(_("millebornes replay: no such file: %(path)s. Transcripts are "
-                             "written by network games (`%(games)s` lists yours, "
-                             "each with its short id) and by `%(simulate)s "
-                             "--fair-deck --transcript-dir DIR`.") % {
-                                 "path": path, "games": games_command(data_dir(args)),
-                                 "simulate": as_typed("millebornes simulate")}),
+        # the path on a line of its own; the commands too (inside the sentence, a narrow
+        # terminal cut them)
+        print(i18n.display(_("millebornes replay: no such file: %(path)s") % {"path": path}),
               file=sys.stderr)
+        say_paragraphs([_("Transcripts are written by network games, and by simulate with "
+                          "--fair-deck and --transcript-dir. This command lists your games, "
+                          "each with its short id:"), Command(games_command(data_dir(args)))],
+                       sys.stderr)
         return 2
     if unreadable_path(path, "replay"):
         return 2
@@ -168,16 +169,18 @@ def run(args: argparse.Namespace) -> int:
         if (report.stopped_hand or 0) > 0:
             # hand 1 left without a score (a bot took a seat from hand 2): "during its
             # first hand" was said of a match the verify lines above say stopped in hand 2
-            say_paragraph(_("millebornes replay: no hand of this match was played to its "
-                            "end (it stopped in hand %(hand)d; a hand left without a score "
-                            "is not shown): there is no finished hand to show yet "
-                            "(`%(command)s` plays on)")
-                          % {"hand": (report.stopped_hand or 0) + 1,
-                             "command": _resume_command(args)}, sys.stderr)
+            # the command on lines of its own (inside the sentence, a narrow terminal
+            # cut it)
+            say_paragraphs([_("millebornes replay: no hand of this match was played to "
+                              "its end (it stopped in hand %(hand)d; a hand left without a "
+                              "score is not shown): there is no finished hand to show yet. "
+                              "This command plays on:")
+                            % {"hand": (report.stopped_hand or 0) + 1},
+                            Command(_resume_command(args))], sys.stderr)
             return 1
-        say_paragraph(_("millebornes replay: the match stopped during its first hand: there "
-                        "is no finished hand to show yet (`%(command)s` plays on)")
-                      % {"command": _resume_command(args)}, sys.stderr)
+        say_paragraphs([_("millebornes replay: the match stopped during its first hand: "
+                          "there is no finished hand to show yet. This command plays on:"),
+                        Command(_resume_command(args))], sys.stderr)
         return 1
     if report.ok and not steps:     # ended by the players' agreement before a hand ended
         for line in summary.split("\n"):

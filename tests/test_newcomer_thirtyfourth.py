@@ -7,11 +7,21 @@ player met after it.
    Swedish said "godkänt av du" and Afrikaans "ingestem deur jy" (the subject's "you"
    after "by"), and French's "par Ann et Cy, qui a dit que…" (one verb for two); Swedish
    said "spelades Cy plats" where its other lines say "Cys plats".
+2. Hints that held a command in backticks inside their sentence, cut by a narrow terminal
+   ("(`millebornes verify" / "--help` shows the usage)"): every usage error, a verb's
+   option that no verb takes, an unknown game id (and with no saved game at all, it
+   sent the player to `games`, which had nothing more to say), a data folder given for a
+   game, replay's missing file and its match with no finished hand. Each command on
+   lines of its own (`words.command_block`), that pastes whole.
 """
 
 from __future__ import annotations
 
-from cli_helpers import unfold
+import shlex
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_main, unfold
 
 from cli import i18n
 
@@ -69,3 +79,122 @@ def test_every_language_says_ones_own_agreement_after_by() -> None:
         assert "(agreed by you)" in _said(ALONE)
         assert "(agreed by Ann and you)" in _said(WITH_ANN)
         assert "(agreed by Ann and Cy)" in _said(OTHERS)
+
+
+# ----- 2. commands on lines of their own -----
+
+
+def _pasted(lines: list[str]) -> list[str]:
+    """The words of a command said on ``lines``, as a shell reads them pasted."""
+    return shlex.split("".join(line[:-1] if line.endswith("\\") else line + "\n"
+                               for line in lines))
+
+
+def _commands(err: str) -> list[list[str]]:
+    """Each command said on lines of its own (indented two spaces; its continuation
+    lines four) in ``err``, as a shell reads it, without the program's name."""
+    out: list[list[str]] = []
+    lines = err.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("  ") and not lines[i].startswith("    "):
+            j = i + 1
+            while lines[j - 1].endswith("\\"):
+                j += 1
+            out.append(_pasted(lines[i:j])[1:])
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def _prose(err: str) -> str:
+    return " ".join(line for line in err.splitlines() if not line.startswith("  "))
+
+
+@pytest.mark.parametrize("argv, intro, command", [
+    (["verify", "--bogus"], "This command shows the usage:", ["verify", "--help"]),
+    (["plya"], "This command shows the usage:", ["--help"]),
+    (["--rules", "modern", "plya"], "This command lists the verbs:", ["--help"]),
+    (["--seed", "3", "rules"], "This command lists its options:", ["rules", "--help"]),
+])
+def test_a_usage_error_says_the_help_command_on_a_line_of_its_own(
+        argv: list[str], intro: str, command: list[str],
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    with i18n.using("en"):
+        rc, _out, err = run_main(argv, capsys)
+    assert rc == 2, err
+    assert "`" not in err and intro in _prose(err), err
+    assert _commands(err) == [command], err
+
+
+def test_an_unknown_id_says_the_games_command_on_a_line_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_newcomer_thirtysecond import _saved_game
+
+    data = tmp_path / "my games"
+    table = _saved_game(data, ["You", "Bo"])
+    mistyped = table.name[:6] + ("0" if table.name[6] != "0" else "1")
+    with i18n.using("en"):
+        for verb in ("verify", "replay", "resume"):
+            rc, _out, err = run_main([verb, mistyped, "--data-dir", str(data)], capsys)
+            assert rc == 2 and "`" not in err, err
+            assert f"did you mean '{table.name[:8]}'?" in _prose(err), err
+            assert "This command lists the saved games:" in _prose(err), err
+            assert _commands(err) == [["games", "--data-dir", str(data)]], err
+
+
+def test_an_unknown_id_with_no_saved_game_says_how_to_play_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"`millebornes games` lists them (there are none yet)": `games` had nothing more
+    to say than "No saved games"."""
+    data = tmp_path / "none"
+    with i18n.using("en"):
+        rc, _out, err = run_main(["verify", "zzz", "--data-dir", str(data)], capsys)
+    assert rc == 2 and "`" not in err, err
+    assert f"there is no saved game in {data} yet; play one with:" in unfold(err), err
+    assert _commands(err) == [["play", "--data-dir", str(data)]], err
+
+
+def test_a_data_folder_given_for_a_game_says_both_commands_on_lines_of_their_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_newcomer_thirtysecond import _saved_game
+
+    monkeypatch.setenv("COLUMNS", "60")
+    data = tmp_path / "my games"
+    _saved_game(data, ["You", "Bo"])
+    with i18n.using("en"):
+        for verb in ("verify", "replay"):
+            rc, _out, err = run_main([verb, str(data)], capsys)
+            assert rc == 2 and "`" not in err, err
+            assert "the first command below takes its newest, the second lists them " \
+                "with their ids:" in unfold(err), err
+            assert _commands(err) == [[verb, "--data-dir", str(data)],
+                                      ["games", "--data-dir", str(data)]], err
+
+
+def test_replay_of_a_missing_file_says_the_games_command_on_a_line_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "my games"
+    with i18n.using("en"):
+        rc, _out, err = run_main(["replay", str(tmp_path / "nope.mbt"), "--data-dir",
+                                  str(data)], capsys)
+    assert rc == 2 and "`" not in err, err
+    assert err.splitlines()[0] == f"millebornes replay: no such file: {tmp_path}/nope.mbt"
+    assert _commands(err) == [["games", "--data-dir", str(data)]], err
+
+
+def test_replay_with_no_finished_hand_says_the_resume_command_on_a_line_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_newcomer_thirtysecond import _saved_game
+
+    data = tmp_path / "my games"
+    table = _saved_game(data, ["You", "Bo"])
+    with i18n.using("en"):
+        rc, _out, err = run_main(["replay", "--plain", str(table)], capsys)
+    assert rc == 1 and "`" not in err, err
+    assert "there is no finished hand to show yet. This command plays on:" in unfold(err)
+    assert _commands(err) == [["resume", table.name[:8], "--data-dir", str(data),
+                               "--plain"]], err
