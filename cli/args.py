@@ -609,7 +609,7 @@ def _console_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--auto", action="store_true", help=_("a bot plays your seat (spectate)"))
     p.add_argument("--auto-bot", type=auto_bot_spec, default=None, metavar="SPEC",
                    help=_("as --auto, with this bot playing your seat: a level or a bot "
-                          "spec, a plug-in bot too (default: heuristic)"))
+                          "spec, a plug-in bot too (default: normal)"))
     p.add_argument("--plain", action="store_true",
                    help=_("line mode (screen readers, scripts)"))
 

@@ -13,6 +13,9 @@ player met after it.
    sent the player to `games`, which had nothing more to say), a data folder given for a
    game, replay's missing file and its match with no finished hand. Each command on
    lines of its own (`words.command_block`), that pastes whole.
+3. `--auto-bot SPEC` said "a level or a bot spec … (default: heuristic)": no level is
+   called that (easy, normal, hard, expert; `games` says "a bot (normal) played your
+   seat" of the same bot).
 """
 
 from __future__ import annotations
@@ -198,3 +201,20 @@ def test_replay_with_no_finished_hand_says_the_resume_command_on_a_line_of_its_o
     assert "there is no finished hand to show yet. This command plays on:" in unfold(err)
     assert _commands(err) == [["resume", table.name[:8], "--data-dir", str(data),
                                "--plain"]], err
+
+
+# ----- 3. --auto-bot's default is named as a level -----
+
+
+@pytest.mark.parametrize("verb", ["play", "host", "join", "resume"])
+def test_auto_bots_default_is_named_as_the_level_it_is(
+        verb: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.bots import LEVELS
+
+    with i18n.using("en"):
+        rc, out, _err = run_main([verb, "--help"], capsys)
+    flat = " ".join(out.split())
+    assert rc == 0 and "--auto-bot SPEC as --auto" in flat, flat
+    said = flat.split("--auto-bot SPEC as --auto", 1)[1].split(")", 1)[0]
+    assert said.endswith("(default: normal"), said
+    assert LEVELS["normal"] == "heuristic"        # the bot --auto plays with
