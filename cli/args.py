@@ -16,6 +16,7 @@ import os
 import re
 import shlex
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -377,6 +378,20 @@ class UsageError(Exception):
         self.usage = usage
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """The helps' options wrapped without cutting a word: argparse cut one longer than the
+    help's column (the program's path in "`/home/ann/src/millebornes/.venv/bin/millebornes
+    games`" at 60 columns, "/home/ann/src" / "/millebornes/…": pasted, another path) and
+    at its hyphens ("ug-" / "Latn"). A command in a help is joined by no-break spaces
+    (:func:`_help_command`), kept on one line, shown with plain ones."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        text = re.sub(r"[ \t\n\r\f\v]+", " ", text).strip()
+        return [line.replace(i18n.NO_BREAK, " ")
+                for line in textwrap.wrap(text, width, break_long_words=False,
+                                          break_on_hyphens=False)]
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are raised (``cli.main`` words them with the
     verb's own usage) instead of printed with the top-level usage and exiting."""
@@ -627,9 +642,16 @@ def _seat_args(p: argparse.ArgumentParser) -> None:
     _console_args(p)
 
 
+def _typed_in_sentence(command: str) -> str:
+    """``command`` as typed, inside a help's note, kept on one line by the wrap (a
+    program's long path cut the note between it and "resume")."""
+    return as_typed(command).replace(" ", i18n.NO_BREAK)
+
+
 def _help_command(command: str) -> str:
-    """``command`` as typed, in an option's help (argparse fills a help's ``%`` in)."""
-    return as_typed(command).replace("%", "%%")
+    """``command`` as typed, in an option's help (argparse fills a help's ``%`` in), on
+    one line (:class:`HelpFormatter`)."""
+    return as_typed(command).replace("%", "%%").replace(" ", i18n.NO_BREAK)
 
 
 def _examples(pairs: Sequence[tuple[str, str]], note: str = "") -> str:
@@ -652,7 +674,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     parser = Parser(
         prog="millebornes",
         description=_("Mille Bornes on a LAN with no server: fair, verifiable, peer to peer."),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         epilog=_examples([
             ("millebornes play", _("a game against a bot on this computer: the place to "
                                    "start")),
@@ -674,7 +696,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     def verb(name: str, help: str, epilog: str | None = None) -> argparse.ArgumentParser:
         p = verbs.add_parser(name, help=help,
                              description=_("%(what)s.") % {"what": help[:1].upper() + help[1:]},
-                             epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+                             epilog=epilog, formatter_class=HelpFormatter)
         p.add_argument("--verbose", action="store_true", default=argparse.SUPPRESS,
                        help=argparse.SUPPRESS)
         i18n.add_arguments(p)
@@ -688,7 +710,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         ("millebornes play --teams 2x2", _("you and a bot partner against two bots")),
         ("millebornes play --plain", _("the line mode: type play 3, discard 5, help"))],
         _("q leaves at any time: the game is saved, and %(resume)s brings it back.") % {
-            "resume": as_typed("millebornes resume")}))
+            "resume": _typed_in_sentence("millebornes resume")}))
     _rules_args(play)
     play.add_argument("--bots", type=bot_seats(1, 5), default=None,
                       help=_("bot opponents: a number (1-5), or a level per opponent (easy, "
@@ -733,7 +755,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         ("millebornes join", _("sit at the table on the LAN (with several, it lists them)")),
         ("millebornes join --table \"Ann's table\"", _("that table, by the name %(lobby)s "
                                                       "shows") % {
-                                                          "lobby": as_typed("millebornes lobby")}),
+                                                          "lobby": _typed_in_sentence("millebornes lobby")}),
         ("millebornes join --peer 10.0.0.5:47111", _("over a VPN: the address the host's "
                                                      "screen shows")),
         ("millebornes join --auto-bot hard", _("the search bot plays your seat while you "

@@ -13,9 +13,16 @@ player met after it.
    sent the player to `games`, which had nothing more to say), a data folder given for a
    game, replay's missing file and its match with no finished hand. Each command on
    lines of its own (`words.command_block`), that pastes whole.
+   `verify` of a missing file and of a path that is no file said "give … its short id from
+   `millebornes games`" in their sentence too.
 3. `--auto-bot SPEC` said "a level or a bot spec … (default: heuristic)": no level is
    called that (easy, normal, hard, expert; `games` says "a bot (normal) played your
    seat" of the same bot).
+4. The helps cut a word longer than their column: the program started by its path (the
+   README's quick start, .venv/bin not on the PATH) in "the game's short id from
+   `/home/ann/src/millebornes/.venv/bin/millebornes games`" at 60 columns, "…/src" /
+   "/millebornes/…" (pasted, another path); and "ug-" / "Latn" at the hyphen of a
+   language's code. Play's note cut "…/millebornes" from its "resume".
 """
 
 from __future__ import annotations
@@ -203,6 +210,22 @@ def test_replay_with_no_finished_hand_says_the_resume_command_on_a_line_of_its_o
                                "--plain"]], err
 
 
+@pytest.mark.parametrize("make", ["missing", "folder"])
+def test_verify_of_no_file_says_the_games_command_on_a_line_of_its_own(
+        make: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "my games"
+    path = tmp_path / "nothere.mbt"
+    if make == "folder":
+        path.mkdir()
+    with i18n.using("en"):
+        rc, _out, err = run_main(["verify", str(path), "--data-dir", str(data)], capsys)
+    assert rc == 2 and "`" not in err, err
+    assert err.splitlines()[0] == (f"millebornes verify: no such file: {path}" if make ==
+                                   "missing" else f"millebornes verify: {path} is not a file")
+    assert "This command lists your games, each with its short id:" in unfold(err), err
+    assert _commands(err) == [["games", "--data-dir", str(data)]], err
+
+
 # ----- 3. --auto-bot's default is named as a level -----
 
 
@@ -218,3 +241,43 @@ def test_auto_bots_default_is_named_as_the_level_it_is(
     said = flat.split("--auto-bot SPEC as --auto", 1)[1].split(")", 1)[0]
     assert said.endswith("(default: normal"), said
     assert LEVELS["normal"] == "heuristic"        # the bot --auto plays with
+
+
+# ----- 4. the helps cut no word -----
+
+
+def test_the_helps_keep_a_long_program_path_and_a_code_whole(
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+    import sys
+    import tempfile
+
+    from cli import program
+
+    # a path as a player's might be (pytest's tmp_path is longer than a whole line)
+    root = Path(tempfile.mkdtemp(prefix="nc34"))
+    script = root / "ann" / "src" / "millebornes" / ".venv" / "bin" / "millebornes"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(script)])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("COLUMNS", "60")
+    program.program_name.cache_clear()
+    typed = shlex.quote(str(script))
+    assert len(typed) > 60 - 24           # longer than the help's column
+    try:
+        with i18n.using("en"):
+            for verb in ("resume", "verify", "replay"):
+                rc, out, _err = run_main([verb, "--help"], capsys)
+                assert rc == 0
+                lines = [line.strip() for line in out.splitlines()]
+                assert any(f"`{typed} games`" in line for line in lines), (verb, out)
+                assert any("ug-Latn" in line for line in lines), (verb, out)
+            rc, out, _err = run_main(["play", "--help"], capsys)
+            assert any(line.startswith(f"{typed} resume")
+                       for line in out.splitlines()), out
+    finally:
+        program.program_name.cache_clear()
+        shutil.rmtree(root)
