@@ -23,10 +23,15 @@ player met after it.
    `/home/ann/src/millebornes/.venv/bin/millebornes games`" at 60 columns, "…/src" /
    "/millebornes/…" (pasted, another path); and "ug-" / "Latn" at the hyphen of a
    language's code. Play's note cut "…/millebornes" from its "resume".
+5. `host --move-limit 60` at 60 columns: the table's line in the lobby was cut mid-word
+   by the terminal, "(eac" / "h move: up to 60 s, then the table pauses)" (and so on the
+   joiner's screen): wrapped at spaces now, a seat's further lines under it.
 """
 
 from __future__ import annotations
 
+import io
+import os
 import shlex
 from pathlib import Path
 
@@ -281,3 +286,74 @@ def test_the_helps_keep_a_long_program_path_and_a_code_whole(
     finally:
         program.program_name.cache_clear()
         shutil.rmtree(root)
+
+
+# ----- 5. the lobby's table line at 60 columns -----
+
+
+class _Terminal(io.StringIO):
+    """What a console writes, kept; a real terminal of ``columns`` (a pseudo-terminal)
+    answers the size it asks for."""
+
+    def __init__(self, columns: int) -> None:
+        import fcntl
+        import struct
+        import termios
+        super().__init__()
+        self.master, self.slave = os.openpty()
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+
+    def isatty(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.slave
+
+    def close(self) -> None:
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def test_the_hosts_lobby_wraps_its_table_line_at_the_terminals_width(
+        tmp_path: Path) -> None:
+    import argparse
+    import threading
+    import time
+
+    from cli_helpers import free_port
+
+    from cli import host as host_verb
+
+    term = _Terminal(60)
+    read_end, keys = os.pipe()
+    args = argparse.Namespace(name="Ann", bots=0, players=2, rules="classic", option=[],
+                              bind="127.0.0.1", port=free_port(), no_announce=True,
+                              data_dir=str(tmp_path / "h"), identity=str(tmp_path / "h.key"),
+                              move_limit=60.0, table_name="Sunday games at the cottage")
+    rc: list[int] = []
+
+    def host() -> None:
+        with os.fdopen(read_end) as inp, i18n.using("en"):
+            rc.append(host_verb.run(args, out=term, inp=inp))
+
+    thread = threading.Thread(target=host, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while "Waiting for 1 more player" not in term.getvalue():
+            assert time.monotonic() < deadline and thread.is_alive(), term.getvalue()
+            time.sleep(0.05)
+    finally:
+        os.write(keys, b"quit\n")
+        thread.join(30)
+        os.close(keys)
+        term.close()
+    lines = term.getvalue().splitlines()
+    assert all(i18n.cells(line) <= 60 for line in lines), lines
+    said = unfold(term.getvalue())
+    assert "(each move: up to 60 s, then the table pauses)" in said, said
+    head = next(i for i, line in enumerate(lines) if line.startswith("Table "))
+    assert lines[head:head + 2] == [
+        "Table 'Sunday games at the cottage': classic rules, 2 seats",
+        "(no teams) (each move: up to 60 s, then the table pauses)"], lines
+    assert lines[head + 2].startswith("  seat 0: Ann ["), lines
