@@ -26,6 +26,9 @@ player met after it.
 5. `host --move-limit 60` at 60 columns: the table's line in the lobby was cut mid-word
    by the terminal, "(eac" / "h move: up to 60 s, then the table pauses)" (and so on the
    joiner's screen): wrapped at spaces now, a seat's further lines under it.
+6. The same host's board at 60 columns, at its own timed move: "Please make it larger:
+   the game waits for you meanwhile", under "(each move: up to 60 s, then the table
+   pauses)": it waits 60 s, then the others may give the seat to a bot.
 """
 
 from __future__ import annotations
@@ -357,3 +360,40 @@ def test_the_hosts_lobby_wraps_its_table_line_at_the_terminals_width(
         "Table 'Sunday games at the cottage': classic rules, 2 seats",
         "(no teams) (each move: up to 60 s, then the table pauses)"], lines
     assert lines[head + 2].startswith("  seat 0: Ann ["), lines
+
+
+# ----- 6. the small board at a timed move -----
+
+
+def test_the_small_board_says_a_timed_move_does_not_wait_for_ever() -> None:
+    from cli_helpers import SizedOutput
+    from prompt_toolkit.input import create_pipe_input
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    class TimedTable(LocalDriver):
+        """A table whose moves are timed (``host --move-limit 60``), as the network's
+        driver says it."""
+        decision_limit = 60.0
+
+    with create_pipe_input() as inp, i18n.using("en"):
+        d = TimedTable(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+        d.saves_game = True  # type: ignore[misc]
+        d.run_others()
+        assert d.my_move()
+        app = TableApp(d, input=inp, output=SizedOutput(60, 24), delay=0,
+                       resume_command="millebornes resume 7a6c0f1e --plain")
+        said = unfold("".join(t for _s, t in app._too_small_fragments()))
+    assert "waits for you" not in said, said
+    assert "your move is timed, up to 60 s, then the table pauses" in said, said
+    # an untimed table still waits
+    with create_pipe_input() as inp, i18n.using("en"):
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+        d.saves_game = True  # type: ignore[misc]
+        d.run_others()
+        app = TableApp(d, input=inp, output=SizedOutput(60, 24), delay=0,
+                       resume_command="millebornes resume 7a6c0f1e --plain")
+        said = unfold("".join(t for _s, t in app._too_small_fragments()))
+    assert "the game waits for you meanwhile" in said, said
