@@ -97,11 +97,13 @@ the report of this command numbers the entries:
 A card just drawn is shown reversed; ▶ marks who moves next.""")
 
 
-def replay_help() -> str:
+def replay_help(verify: str | None = None) -> str:
     """The replay's help, the command it names as the player types it (a bare
     "`millebornes verify`" was "command not found" to a player of the README's quick
-    start, where every other help and message names ``.venv/bin/millebornes``)."""
-    return _(REPLAY_HELP) % {"verify": as_typed("millebornes verify")}
+    start, where every other help and message names ``.venv/bin/millebornes``); ``verify``:
+    the one for the game replayed (a bare "millebornes verify" reported on the newest
+    game, another than the one replayed)."""
+    return _(REPLAY_HELP) % {"verify": verify or as_typed("millebornes verify")}
 
 
 def _resume_command(args: argparse.Namespace) -> str:
@@ -225,7 +227,8 @@ def run(args: argparse.Namespace) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 0
-    rc = ReplayApp(model, lang=i18n.active().language, color=use_color(args)).run()
+    rc = ReplayApp(model, lang=i18n.active().language, color=use_color(args),
+                   verify_command=_verify_command(args, path)).run()
     print(i18n.display(summary))
     return rc
 
@@ -290,7 +293,8 @@ class ReplayApp:
     """The full-screen replay: the table, every hand, the log, a status line."""
 
     def __init__(self, model: ReplayModel, *, lang: str | None = None, color: bool = True,
-                 input: Any = None, output: Any = None) -> None:
+                 input: Any = None, output: Any = None,
+                 verify_command: str | None = None) -> None:
         self.model = model
         self.lang = lang
         self.color = color
@@ -299,9 +303,9 @@ class ReplayApp:
         #: what the last key that means nothing here said, on the status line until the
         #: next key (a wrong key said nothing: the board's says so)
         self.notice = ""
-        help_window = Window(FormattedTextControl(_safe(lambda: [("class:help",
-                                                                  replay_help())])),
-                             wrap_lines=True)
+        # the report's command names this game (a bare "verify" took the newest)
+        help_window = Window(FormattedTextControl(_safe(
+            lambda: [("class:help", replay_help(verify_command))])), wrap_lines=True)
         self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=True,
                                                 show_cursor=False)
         body = HSplit([

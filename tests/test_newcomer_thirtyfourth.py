@@ -29,6 +29,9 @@ player met after it.
 6. The same host's board at 60 columns, at its own timed move: "Please make it larger:
    the game waits for you meanwhile", under "(each move: up to 60 s, then the table
    pauses)": it waits 60 s, then the others may give the seat to a bot.
+7. `replay 5d79` (an older game), its help (h): "the transcript entry …, numbered as the
+   report of this command numbers the entries: millebornes verify": typed, that reported
+   on the newest game, another. It names the game replayed.
 """
 
 from __future__ import annotations
@@ -397,3 +400,44 @@ def test_the_small_board_says_a_timed_move_does_not_wait_for_ever() -> None:
                        resume_command="millebornes resume 7a6c0f1e --plain")
         said = unfold("".join(t for _s, t in app._too_small_fragments()))
     assert "the game waits for you meanwhile" in said, said
+
+
+# ----- 7. the replay's help names the game replayed -----
+
+
+@pytest.mark.slow            # a match of simulate (7 s on a loaded machine)
+def test_the_replays_help_names_the_verify_of_the_game_replayed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    from cli.replay import ReplayApp
+
+    folder = tmp_path / "tx"
+    with i18n.using("en"):
+        rc, _out, err = run_main(["simulate", "--rules", "modern", "--players", "2",
+                                  "--games", "1", "--fair-deck", "--transcript-dir",
+                                  str(folder)], capsys)
+    assert rc == 0, err
+    (path,) = folder.iterdir()
+    helps: list[str] = []
+
+    def shown(app: ReplayApp) -> int:        # the screen's help, instead of the screen
+        from prompt_toolkit.formatted_text import fragment_list_to_text, to_formatted_text
+        from prompt_toolkit.layout.controls import FormattedTextControl
+        for window in app.app.layout.find_all_windows():
+            control = window.content
+            if isinstance(control, FormattedTextControl):
+                text = unfold(fragment_list_to_text(to_formatted_text(control.text)))
+                if text.startswith("Replay of a game"):
+                    helps.append(text)
+        return 0
+    # the full screen of a terminal: stdin and stdout are one here
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(ReplayApp, "run", shown)
+    with i18n.using("en"):
+        rc, _out, err = run_main(["replay", str(path)], capsys)
+    assert rc == 0, err
+    assert f"numbered as the report of this command numbers the entries: millebornes " \
+        f"verify {path}" in helps[0], helps
