@@ -471,13 +471,16 @@ def option_guess(extra: Sequence[str], parser: argparse.ArgumentParser) -> str:
     meant ("--bost 2": "; did you mean '--bots'?", as a mistyped choice is answered;
     another verb's word for one of this verb's options, :data:`OPTION_SYNONYMS`: that
     option), else ""."""
-    names = {o: o for o in _options(parser) if o.startswith("--")}
-    names.update({word: meant for word, meants in OPTION_SYNONYMS.items()
-                  for meant in meants if meant in names and word not in names})
+    options = {o for o in _options(parser) if o.startswith("--")}
+    meant = {o: o for o in options}
+    meant.update({word: m for word, ms in OPTION_SYNONYMS.items()
+                  for m in ms if m in options and word not in options})
+    # compared without their dashes: the two every option shares made a word of nothing
+    # alike close enough ("--bogus": "did you mean '--verbose'?")
+    names = {word.lstrip("-"): m for word, m in meant.items()}
     for word in extra:
         if word.startswith("-") and len(word) > 2:
-            name = word.split("=", 1)[0]
-            hint = did_you_mean(name if name.startswith("--") else "-" + name, names)
+            hint = did_you_mean(word.split("=", 1)[0].lstrip("-"), names)
             if hint:
                 return hint
     return ""

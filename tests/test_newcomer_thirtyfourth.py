@@ -32,6 +32,8 @@ player met after it.
 7. `replay 5d79` (an older game), its help (h): "the transcript entry …, numbered as the
    report of this command numbers the entries: millebornes verify": typed, that reported
    on the newest game, another. It names the game replayed.
+8. `verify --bogus`: "unrecognized arguments: --bogus; did you mean '--verbose'?" (the
+   two dashes every option has made the two alike): options are compared without them.
 """
 
 from __future__ import annotations
@@ -441,3 +443,27 @@ def test_the_replays_help_names_the_verify_of_the_game_replayed(
     assert rc == 0, err
     assert f"numbered as the report of this command numbers the entries: millebornes " \
         f"verify {path}" in helps[0], helps
+
+
+# ----- 8. an option guessed by its letters, not its dashes -----
+
+
+@pytest.mark.parametrize("argv, guess", [
+    (["verify", "--bogus"], None),
+    (["play", "--zzzzz"], None),
+    (["play", "--bost", "2"], "--bots"),
+    (["play", "-bots", "2"], "--bots"),
+    (["play", "--plian"], "--plain"),
+    (["host", "--move-limt", "3"], "--move-limit"),
+    (["simulate", "--matches", "3"], "--games"),
+])
+def test_a_mistyped_option_is_guessed_by_its_letters(
+        argv: list[str], guess: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    with i18n.using("en"):
+        rc, _out, err = run_main(argv, capsys)
+    assert rc == 2, err
+    first = err.splitlines()[0]
+    if guess is None:
+        assert "did you mean" not in first, first
+    else:
+        assert first.endswith(f"; did you mean '{guess}'?"), first
