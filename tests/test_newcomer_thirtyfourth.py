@@ -34,6 +34,9 @@ player met after it.
    on the newest game, another. It names the game replayed.
 8. `verify --bogus`: "unrecognized arguments: --bogus; did you mean '--verbose'?" (the
    two dashes every option has made the two alike): options are compared without them.
+9. `resume --plain` at 60 columns, the host gone: "Waiting for root to come back … for up
+   to 20" / "s, then the table pauses": a number of seconds keeps its "s" on its line,
+   wherever a line is wrapped.
 """
 
 from __future__ import annotations
@@ -467,3 +470,17 @@ def test_a_mistyped_option_is_guessed_by_its_letters(
         assert "did you mean" not in first, first
     else:
         assert first.endswith(f"; did you mean '{guess}'?"), first
+
+
+# ----- 9. a number of seconds keeps its "s" -----
+
+
+def test_a_number_of_seconds_keeps_its_unit_on_its_line() -> None:
+    text = ("root left; the game is saved. Waiting for root to come back (millebornes "
+            "resume on their computer) for up to 20 s, then the table pauses; quit leaves "
+            "too, and you can resume later.")
+    for width in range(20, 80):
+        for line in i18n.wrap(text, width):
+            assert not line.startswith("s,") and not line.endswith(" 20"), (width, line)
+    assert i18n.wrap("10 sheep in 5 s", 8) == ["10 sheep", "in 5 s"]
+    assert i18n.wrap("wait 12 s.", 5) == ["wait", "12 s."]
