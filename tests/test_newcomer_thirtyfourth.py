@@ -37,6 +37,8 @@ player met after it.
 9. `resume --plain` at 60 columns, the host gone: "Waiting for root to come back … for up
    to 20" / "s, then the table pauses": a number of seconds keeps its "s" on its line,
    wherever a line is wrapped.
+10. Ann left in hand 1; Ben gave her seat to a bot; her `games` said "finished, you won",
+   nothing more: a bot had won it, run by Ben. The row says so under it.
 """
 
 from __future__ import annotations
@@ -484,3 +486,43 @@ def test_a_number_of_seconds_keeps_its_unit_on_its_line() -> None:
             assert not line.startswith("s,") and not line.endswith(" 20"), (width, line)
     assert i18n.wrap("10 sheep in 5 s", 8) == ["10 sheep", "in 5 s"]
     assert i18n.wrap("wait 12 s.", 5) == ["wait", "12 s."]
+
+
+# ----- 10. games says a bot played one's own seat -----
+
+
+def test_games_says_a_bot_played_ones_seat_from_a_hand_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from test_newcomer_thirtysecond import _saved_game
+
+    from cli.games import GameFacts
+    from p2p.audit import GameReport
+    from p2p.transcript.file import VerifyReport
+
+    report = GameReport(ok=True, crypto=VerifyReport(entries_checked=40), complete=True,
+                        names=("Ann", "Ben"), totals=(6225, 3375), winner=0,
+                        hands=[{"hand": 1, "scores": (1100, 1050), "first_seat": 0}],
+                        takeovers=[{"hand": 0, "seat": 0, "runner": 1, "signers": [1]}])
+    facts = GameFacts.of(report)
+    assert facts.kind == "finished" and facts.taken == ((0, 2, 1),)
+    assert GameFacts.from_plain(facts.to_plain()) == facts
+    # a record written before takeovers were kept is checked again
+    assert GameFacts.from_plain(facts.to_plain()[:6]) is None
+
+    data = tmp_path / "data"
+    table = _saved_game(data, ["You", "Ben"])
+    with i18n.using("en"):
+        rc, _out, _err = run_main(["games", "--data-dir", str(data)], capsys)
+        assert rc == 0
+        # what the transcript of a finished game proves, as games keeps it
+        record = data / "games-state.json"
+        kept = json.loads(record.read_text())
+        kept[table.name][1] = facts.to_plain()
+        record.write_text(json.dumps(kept))
+        rc, out, _err = run_main(["games", "--data-dir", str(data)], capsys)
+    lines = out.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith(table.name[:8]))
+    assert "finished, you won" in lines[row], out
+    assert lines[row + 1].strip() == "from hand 2, a bot run by Ben played your seat", out
