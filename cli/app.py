@@ -395,7 +395,10 @@ class TableApp:
         under = self._under_message()
         if under:      # and under a message, what the table waits for, as on the board
             text += "\n" + under
-        if waits and self.message != _(BOARD_HIDDEN):
+        # a seat silent: the status offers b and e ("press b: a bot takes the seat"),
+        # which the hidden board takes no more than a card's keys
+        silent = getattr(d, "silent", lambda: None)() is not None
+        if (waits or silent) and self.message != _(BOARD_HIDDEN):
             # the status names the keys of the board ("c for a coup fourré, n to let it
             # stand", "Press Enter"), which do nothing while it is hidden: said so, and
             # which keys do (it read as keys to press, beside "no key plays meanwhile")

@@ -39,6 +39,9 @@ player met after it.
    wherever a line is wrapped.
 10. Ann left in hand 1; Ben gave her seat to a bot; her `games` said "finished, you won",
    nothing more: a bot had won it, run by Ben. The row says so under it.
+11. Ben at 60 columns, the host gone: the small board's status offered "press b: a bot
+   takes the seat … or e: end the match"; b answered "The board is hidden … no key plays
+   meanwhile". Said beside the offer, as it is at one's own move.
 """
 
 from __future__ import annotations
@@ -526,3 +529,31 @@ def test_games_says_a_bot_played_ones_seat_from_a_hand_on(
     row = next(i for i, line in enumerate(lines) if line.startswith(table.name[:8]))
     assert "finished, you won" in lines[row], out
     assert lines[row + 1].strip() == "from hand 2, a bot run by Ben played your seat", out
+
+
+# ----- 11. the small board says which keys work while a seat is silent -----
+
+
+def test_the_small_board_says_b_and_e_wait_for_a_larger_terminal() -> None:
+    from cli_helpers import SizedOutput
+    from prompt_toolkit.input import create_pipe_input
+
+    from cli.app import KEYS_WHEN_LARGER, TableApp
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    class SilentSeat(LocalDriver):
+        """A table where Bo's computer went silent (the network driver's word for it):
+        the status offers b and e."""
+
+        def silent(self) -> int:
+            return 1
+
+    with create_pipe_input() as inp, i18n.using("en"):
+        d = SilentSeat(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=5)
+        d.saves_game = True  # type: ignore[misc]
+        assert not d.my_move()
+        app = TableApp(d, input=inp, output=SizedOutput(60, 24), delay=0,
+                       resume_command="millebornes resume 7a6c0f1e --plain")
+        said = unfold("".join(t for _s, t in app._too_small_fragments()))
+        assert unfold(i18n._(KEYS_WHEN_LARGER)) in said, said
