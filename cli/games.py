@@ -361,11 +361,6 @@ class GameFacts:
         if not (isinstance(obj, list) and len(obj) == 7):
             return None
         kind, names, sides, winner, seat, hand, taken = obj
-        if not (isinstance(taken, list) and len(taken) <= 64 and all(
-                isinstance(t, list) and len(t) == 3
-                and all(type(v) is int and 0 <= v <= 10_000 for v in t)
-                and t[0] < len(names) and t[2] < len(names) for t in taken)):
-            return None
         if kind not in ("finished", "agreed", "progress", "damaged") \
                 or not isinstance(names, list) or len(names) > 64 \
                 or not all(isinstance(n, str) and len(n) <= 200 and safe_text(n, 201) == n
@@ -379,6 +374,12 @@ class GameFacts:
         # sides said "finished,  won" (hostile pass 11)
         if (kind == "agreed" and not 0 <= seat < len(names)) or (
                 kind == "finished" and not (sides <= len(names) and winner < sides)):
+            return None
+        # each takeover names seats of the table (checked after the names are)
+        if not (isinstance(taken, list) and len(taken) <= 64 and all(
+                isinstance(t, list) and len(t) == 3
+                and all(type(v) is int and 0 <= v <= 10_000 for v in t)
+                and t[0] < len(names) and t[2] < len(names) for t in taken)):
             return None
         return cls(kind, tuple(names), sides, winner, seat, hand,
                    tuple((t[0], t[1], t[2]) for t in taken))

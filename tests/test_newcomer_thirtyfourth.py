@@ -513,6 +513,12 @@ def test_games_says_a_bot_played_ones_seat_from_a_hand_on(
     assert GameFacts.from_plain(facts.to_plain()) == facts
     # a record written before takeovers were kept is checked again
     assert GameFacts.from_plain(facts.to_plain()[:6]) is None
+    # an edited record: a takeover of no seat of the table, or names that are no list
+    for bad in (["finished", ["Ann", "Ben"], 1, 0, -1, 0, [[5, 2, 0]]],
+                ["finished", ["Ann", "Ben"], 1, 0, -1, 0, [[0, 2, True]]],
+                ["finished", ["Ann", "Ben"], 1, 0, -1, 0, "more"],
+                ["finished", 5, 1, 0, -1, 0, [[0, 2, 1]]]):
+        assert GameFacts.from_plain(bad) is None, bad
 
     data = tmp_path / "data"
     table = _saved_game(data, ["You", "Ben"])
