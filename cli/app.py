@@ -345,7 +345,16 @@ class TableApp:
         # the table waits for them, and "the game goes on meanwhile" said otherwise
         waits = not self.auto and not d.over and (
             d.hand_over and not self.moves_on_alone() or not d.hand_over and d.my_move())
-        if waits:
+        limit = getattr(d, "decision_limit", None)
+        if waits and limit is not None and not d.hand_over and self.saved:
+            # a timed move waits no longer than its limit: "the game waits for you" let a
+            # player take their time, and the table paused on them (the others offered
+            # to give the seat to a bot)
+            text = _("The board needs a terminal of at least %(need)s; this one is "
+                     "%(size)s. Please make it larger soon: your move is timed, up to "
+                     "%(seconds)s s, then the table pauses. q leaves; the game is saved, and "
+                     "this command goes on with it in line mode, which fits any terminal:")
+        elif waits:
             text = (_("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger: the game waits for you meanwhile. q "
                       "leaves; the game is saved, and this command goes on with it in line "
@@ -375,7 +384,8 @@ class TableApp:
             text = _("The board needs a terminal of at least %(need)s; this one is "
                      "%(size)s: make it larger to see the final scores.")
             command = ""
-        text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"}
+        text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}",
+                 "seconds": f"{limit or 0:g}"}
         # (wrapped at spaces: the window's own wrapping broke words, "q l" / "eaves")
         head = wrap(text, max(10, cols - 1)) + (
             command_lines(command, max(10, cols - 1)) if command else [])
@@ -385,7 +395,10 @@ class TableApp:
         under = self._under_message()
         if under:      # and under a message, what the table waits for, as on the board
             text += "\n" + under
-        if waits and self.message != _(BOARD_HIDDEN):
+        # a seat silent: the status offers b and e ("press b: a bot takes the seat"),
+        # which the hidden board takes no more than a card's keys
+        silent = getattr(d, "silent", lambda: None)() is not None
+        if (waits or silent) and self.message != _(BOARD_HIDDEN):
             # the status names the keys of the board ("c for a coup fourré, n to let it
             # stand", "Press Enter"), which do nothing while it is hidden: said so, and
             # which keys do (it read as keys to press, beside "no key plays meanwhile")

@@ -16,6 +16,7 @@ import os
 import re
 import shlex
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -38,7 +39,7 @@ from . import i18n
 from .bot_limit import try_make
 from .i18n import N_, _, close_match, did_you_mean, ngettext
 from .program import as_typed
-from .words import reply, report_width, rule_options_text, wrap
+from .words import command_block, reply, report_width, rule_options_text, wrap
 
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
@@ -377,6 +378,20 @@ class UsageError(Exception):
         self.usage = usage
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """The helps' options wrapped without cutting a word: argparse cut one longer than the
+    help's column (the program's path in "`/home/ann/src/millebornes/.venv/bin/millebornes
+    games`" at 60 columns, "/home/ann/src" / "/millebornes/…": pasted, another path) and
+    at its hyphens ("ug-" / "Latn"). A command in a help is joined by no-break spaces
+    (:func:`_help_command`), kept on one line, shown with plain ones."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        text = re.sub(r"[ \t\n\r\f\v]+", " ", text).strip()
+        return [line.replace(i18n.NO_BREAK, " ")
+                for line in textwrap.wrap(text, width, break_long_words=False,
+                                          break_on_hyphens=False)]
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are raised (``cli.main`` words them with the
     verb's own usage) instead of printed with the top-level usage and exiting."""
@@ -456,13 +471,16 @@ def option_guess(extra: Sequence[str], parser: argparse.ArgumentParser) -> str:
     meant ("--bost 2": "; did you mean '--bots'?", as a mistyped choice is answered;
     another verb's word for one of this verb's options, :data:`OPTION_SYNONYMS`: that
     option), else ""."""
-    names = {o: o for o in _options(parser) if o.startswith("--")}
-    names.update({word: meant for word, meants in OPTION_SYNONYMS.items()
-                  for meant in meants if meant in names and word not in names})
+    options = {o for o in _options(parser) if o.startswith("--")}
+    meant = {o: o for o in options}
+    meant.update({word: m for word, ms in OPTION_SYNONYMS.items()
+                  for m in ms if m in options and word not in options})
+    # compared without their dashes: the two every option shares made a word of nothing
+    # alike close enough ("--bogus": "did you mean '--verbose'?")
+    names = {word.lstrip("-"): m for word, m in meant.items()}
     for word in extra:
         if word.startswith("-") and len(word) > 2:
-            name = word.split("=", 1)[0]
-            hint = did_you_mean(name if name.startswith("--") else "-" + name, names)
+            hint = did_you_mean(word.split("=", 1)[0].lstrip("-"), names)
             if hint:
                 return hint
     return ""
@@ -505,11 +523,14 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
         elif moved:          # a second word, no verb ("--rules modern plya"): argparse
             # took "modern" for the verb, and the verb was guessed with the option moved
             # after the word ("millebornes play --rules modern plya")
-            return (_("%(word)s is not a verb of millebornes%(hint)s (`%(help)s` lists "
-                      "them); options such as %(option)s go after the verb")
+            # the command on a line of its own (:func:`cli.words.command_block`): inside
+            # the sentence, a narrow terminal cut it
+            return (_("%(word)s is not a verb of millebornes, and options such as "
+                      "%(option)s go after the verb%(hint)s")
                     % {"word": repr(word), "hint": did_you_mean(word, list(verbs)),
-                       "option": moved[0].split("=", 1)[0],
-                       "help": as_typed("millebornes --help")})
+                       "option": moved[0].split("=", 1)[0]}
+                    + "\n" + _("This command lists the verbs:")
+                    + command_block("millebornes --help"))
         else:
             return None
         i += 1
@@ -524,10 +545,10 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
     if i < len(words):
         verb = words[i]
         if not takes_all(verb):
-            return (_("%(options)s: millebornes %(verb)s has no such option "
-                      "(`%(help)s` lists its options)")
-                    % {"options": said, "verb": verb,
-                       "help": as_typed(f"millebornes {verb} --help")})
+            return (_("%(options)s: millebornes %(verb)s has no such option")
+                    % {"options": said, "verb": verb}
+                    + "\n" + _("This command lists its options:")
+                    + command_block(f"millebornes {verb} --help"))
         return (ngettext("%(options)s goes after the verb: %(command)s",
                          "%(options)s go after the verb: %(command)s", len(options))
                 % {"options": said, "command": as_typed("millebornes " + shlex.join(
@@ -606,7 +627,7 @@ def _console_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--auto", action="store_true", help=_("a bot plays your seat (spectate)"))
     p.add_argument("--auto-bot", type=auto_bot_spec, default=None, metavar="SPEC",
                    help=_("as --auto, with this bot playing your seat: a level or a bot "
-                          "spec, a plug-in bot too (default: heuristic)"))
+                          "spec, a plug-in bot too (default: normal)"))
     p.add_argument("--plain", action="store_true",
                    help=_("line mode (screen readers, scripts)"))
 
@@ -624,9 +645,16 @@ def _seat_args(p: argparse.ArgumentParser) -> None:
     _console_args(p)
 
 
+def _typed_in_sentence(command: str) -> str:
+    """``command`` as typed, inside a help's note, kept on one line by the wrap (a
+    program's long path cut the note between it and "resume")."""
+    return as_typed(command).replace(" ", i18n.NO_BREAK)
+
+
 def _help_command(command: str) -> str:
-    """``command`` as typed, in an option's help (argparse fills a help's ``%`` in)."""
-    return as_typed(command).replace("%", "%%")
+    """``command`` as typed, in an option's help (argparse fills a help's ``%`` in), on
+    one line (:class:`HelpFormatter`)."""
+    return as_typed(command).replace("%", "%%").replace(" ", i18n.NO_BREAK)
 
 
 def _examples(pairs: Sequence[tuple[str, str]], note: str = "") -> str:
@@ -649,7 +677,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     parser = Parser(
         prog="millebornes",
         description=_("Mille Bornes on a LAN with no server: fair, verifiable, peer to peer."),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         epilog=_examples([
             ("millebornes play", _("a game against a bot on this computer: the place to "
                                    "start")),
@@ -671,7 +699,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     def verb(name: str, help: str, epilog: str | None = None) -> argparse.ArgumentParser:
         p = verbs.add_parser(name, help=help,
                              description=_("%(what)s.") % {"what": help[:1].upper() + help[1:]},
-                             epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+                             epilog=epilog, formatter_class=HelpFormatter)
         p.add_argument("--verbose", action="store_true", default=argparse.SUPPRESS,
                        help=argparse.SUPPRESS)
         i18n.add_arguments(p)
@@ -685,7 +713,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         ("millebornes play --teams 2x2", _("you and a bot partner against two bots")),
         ("millebornes play --plain", _("the line mode: type play 3, discard 5, help"))],
         _("q leaves at any time: the game is saved, and %(resume)s brings it back.") % {
-            "resume": as_typed("millebornes resume")}))
+            "resume": _typed_in_sentence("millebornes resume")}))
     _rules_args(play)
     play.add_argument("--bots", type=bot_seats(1, 5), default=None,
                       help=_("bot opponents: a number (1-5), or a level per opponent (easy, "
@@ -730,7 +758,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         ("millebornes join", _("sit at the table on the LAN (with several, it lists them)")),
         ("millebornes join --table \"Ann's table\"", _("that table, by the name %(lobby)s "
                                                       "shows") % {
-                                                          "lobby": as_typed("millebornes lobby")}),
+                                                          "lobby": _typed_in_sentence("millebornes lobby")}),
         ("millebornes join --peer 10.0.0.5:47111", _("over a VPN: the address the host's "
                                                      "screen shows")),
         ("millebornes join --auto-bot hard", _("the search bot plays your seat while you "

@@ -167,13 +167,21 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
         # the command that lists this folder's games, as the player types it ("millebornes
         # games" listed the default folder's to a player who had given --data-dir)
         command = games_command(base)
+        # each command on lines of its own (inside the sentence, a narrow terminal cut
+        # it); with no game at all, the one that plays one ("`millebornes games` lists
+        # them (there are none yet)" sent the player to a list that said nothing more)
+        if not games:
+            folder = base if base is not None else default_data_dir()
+            raise ValueError(_("no saved game has the id %(id)s: there is no saved game in "
+                               "%(path)s yet; play one with:") % {
+                                   "id": repr(ref), "path": folder}
+                             + command_block(play_command(base)))
         raise ValueError(
-            (_("no saved game has the id %(id)s: `%(command)s` lists them") if games
-             else _("no saved game has the id %(id)s: `%(command)s` lists them (there "
-                    "are none yet)")) % {"id": repr(ref), "command": command}
+            _("no saved game has the id %(id)s") % {"id": repr(ref)}
             # an id mistyped: the saved game it most likely meant
             + did_you_mean(want, [g.path.name[:max(len(want), len(g.short_id))]
-                                  for g in games]))
+                                  for g in games])
+            + "\n" + _("This command lists the saved games:") + command_block(command))
     raise ValueError(_("%(id)s matches %(n)d games (%(ids)s): type more of the id")
                      % {"id": repr(ref), "n": len(hits),
                         "ids": i18n.join_list(g.short_id for g in hits[:5])})
@@ -253,10 +261,12 @@ def _folders_transcript(ref: str, verb: str) -> str:
     if not games:
         return ref
     quoted = shlex.quote(ref)
-    raise ValueError(_("%(path)s is a folder of saved games, not one game: `%(newest)s` "
-                       "takes its newest, `%(games)s` lists them with their ids") % {
-        "path": ref, "newest": as_typed(f"millebornes {verb} --data-dir {quoted}"),
-        "games": as_typed(f"millebornes games --data-dir {quoted}")})
+    # each command on lines of its own: inside the sentence, a narrow terminal cut them
+    raise ValueError(_("%(path)s is a folder of saved games, not one game: the first "
+                       "command below takes its newest, the second lists them with their "
+                       "ids:") % {"path": ref}
+                     + command_block(f"millebornes {verb} --data-dir {quoted}")
+                     + command_block(f"millebornes games --data-dir {quoted}"))
 
 
 def own_seat(ref: str, args: argparse.Namespace) -> int | None:
@@ -314,12 +324,18 @@ class GameFacts:
     winner: int = -1        # finished: the winning side (-1: a tie)
     seat: int = -1          # agreed: the seat that had left
     hand: int = 0           # agreed: the hand it ended in; progress: the hand in play (1-based)
+    #: finished: each seat a bot took by agreement, (seat, first hand it played, 1-based,
+    #: the seat that ran it): "finished, you won" was said to a player who had left in
+    #: hand 1, and learnt only from verify that a bot had played their seat since
+    taken: tuple[tuple[int, int, int], ...] = ()
 
     @classmethod
     def of(cls, report: GameReport) -> GameFacts:
         names, sides = tuple(report.names), max(1, len(report.totals))
         if report.ok and report.complete:
-            return cls("finished", names, sides, winner=report.winner)
+            taken = tuple((int(t["seat"]), int(t["hand"]) + 2, int(t["runner"]))
+                          for t in report.takeovers)
+            return cls("finished", names, sides, winner=report.winner, taken=taken)
         if report.ok and report.ended_by_agreement is not None:   # not to be resumed: over
             e = report.ended_by_agreement
             return cls("agreed", names, sides, seat=int(e["seat"]), hand=int(e["hand"]) + 1)
@@ -332,7 +348,8 @@ class GameFacts:
         return cls("damaged", names, sides)
 
     def to_plain(self) -> list[object]:
-        return [self.kind, list(self.names), self.sides, self.winner, self.seat, self.hand]
+        return [self.kind, list(self.names), self.sides, self.winner, self.seat, self.hand,
+                [list(t) for t in self.taken]]
 
     @classmethod
     def from_plain(cls, obj: object) -> GameFacts | None:
@@ -340,9 +357,10 @@ class GameFacts:
         a name there with a terminal's control sequences reached the terminal in the
         state column of a narrow listing, "(ESC[2J... had left)" (hostile pass 18);
         the names :meth:`of` keeps are the header's, printable text already."""
-        if not (isinstance(obj, list) and len(obj) == 6):
+        # (six: written before the takeovers were kept; checked again, once)
+        if not (isinstance(obj, list) and len(obj) == 7):
             return None
-        kind, names, sides, winner, seat, hand = obj
+        kind, names, sides, winner, seat, hand, taken = obj
         if kind not in ("finished", "agreed", "progress", "damaged") \
                 or not isinstance(names, list) or len(names) > 64 \
                 or not all(isinstance(n, str) and len(n) <= 200 and safe_text(n, 201) == n
@@ -357,7 +375,14 @@ class GameFacts:
         if (kind == "agreed" and not 0 <= seat < len(names)) or (
                 kind == "finished" and not (sides <= len(names) and winner < sides)):
             return None
-        return cls(kind, tuple(names), sides, winner, seat, hand)
+        # each takeover names seats of the table (checked after the names are)
+        if not (isinstance(taken, list) and len(taken) <= 64 and all(
+                isinstance(t, list) and len(t) == 3
+                and all(type(v) is int and 0 <= v <= 10_000 for v in t)
+                and t[0] < len(names) and t[2] < len(names) for t in taken)):
+            return None
+        return cls(kind, tuple(names), sides, winner, seat, hand,
+                   tuple((t[0], t[1], t[2]) for t in taken))
 
 
 def game_state(game: SavedGame, facts: GameFacts | None = None) -> str:
@@ -384,6 +409,18 @@ def game_state(game: SavedGame, facts: GameFacts | None = None) -> str:
     if facts.kind == "progress":
         return _("in progress (hand %(hand)d)") % {"hand": facts.hand}
     return _("damaged (see verify)")
+
+
+def taken_note(game: SavedGame, facts: GameFacts) -> str:
+    """The listing's word that a bot played the player's own seat from some hand on, by
+    the others' agreement after they had left: "finished, you won" alone read as the
+    player's own win of a match they had left in hand 1. Empty otherwise."""
+    names = local_names(facts.names, game.seat)
+    for seat, hand, runner in facts.taken:
+        if seat == game.seat and 0 <= runner < len(names):
+            return _("from hand %(hand)d, a bot run by %(runner)s played your seat") % {
+                "hand": hand, "runner": names[runner]}
+    return ""
 
 
 def auto_bot_note(game: SavedGame) -> str:
@@ -507,8 +544,11 @@ def run(args: argparse.Namespace) -> int:
             "Checking %(n)d saved games (signatures, shuffles and moves)…", fresh)
             % {"n": fresh}), file=sys.stderr, flush=True)
     rows = []
+    notes: dict[str, str] = {}
     for g in games:
-        state = game_state(g, cache.facts(g))
+        facts = cache.facts(g)
+        state = game_state(g, facts)
+        notes[g.path.name] = taken_note(g, facts)
         # "You" (translated) only for this computer's seat; another player so named
         # is "You N"
         players = i18n.join_list(you_label(n) + ("*" if s == g.seat else "")
@@ -532,7 +572,7 @@ def run(args: argparse.Namespace) -> int:
             print(i18n.display(start + lines[0]))
             for w in lines[1:]:
                 print(i18n.display(" " * i18n.cells(start) + w))
-            for part in (g.options, auto_bot_note(g)):
+            for part in (g.options, notes[g.path.name], auto_bot_note(g)):
                 for w in (i18n.wrap(part, width - SHORT - 2) if part else []):
                     print(i18n.display(" " * (SHORT + 2) + w))
     else:
@@ -541,7 +581,7 @@ def run(args: argparse.Namespace) -> int:
         for g, state, players in rows:
             print(i18n.display(f"{g.short_id}  {g.when:%Y-%m-%d %H:%M}"))
             for part in (f"{rules_short(g.rules)}, {state}", players, g.options,
-                         auto_bot_note(g)):
+                         notes[g.path.name], auto_bot_note(g)):
                 for w in (wrap(part, width, "  ") if part else []):
                     print(i18n.display(w))
     # with the options that find these games again (a bare "replay ID" looked in the

@@ -152,7 +152,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
     seats_update = _SeatsAnnouncer(announcement) if announcement is not None else None
 
     def changed(st: LobbyState) -> None:
-        for line in lobby_lines(st, 0):     # the host sits at seat 0
+        for line in lobby_lines(st, 0, i18n.terminal_width(say)):  # the host: seat 0
             print(i18n.display(line), file=say)
         waiting = lobby_wait_line(st, host=True, mine=0)
         if waiting:          # what the table still waits for: players, or someone's ready

@@ -471,7 +471,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             # the latest state, at most every SHOW_EVERY s: a host sending states in a
             # loop cannot scroll the joiner's terminal (and the host's key) out of sight
             shown, shown_at = st.to_obj(), now
-            for line in lobby_lines(st, client.seat):
+            for line in lobby_lines(st, client.seat, i18n.terminal_width(say)):
                 print(i18n.display(line), file=say)
             mine = st.seats[client.seat] if client.seat is not None \
                 and 0 <= client.seat < len(st.seats) else None

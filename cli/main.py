@@ -34,8 +34,7 @@ try:
     )
     from .i18n import _
     from .logs import setup_logging
-    from .program import as_typed
-    from .words import Command, error_line, say_paragraphs, wrap
+    from .words import Command, command_block, error_line, say_paragraphs, wrap
 except KeyboardInterrupt:
     # Ctrl-C while the command loads (up to a second on a busy machine, before main()
     # can say anything): the exit of an interrupted command, not a traceback through
@@ -146,9 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 said.error(_("unrecognized arguments: %(args)s") % {"args": " ".join(extra)}
                            + option_guess(extra, said))
         except UsageError as exc:
-            say_error(_("%(prog)s: %(error)s (`%(help)s` shows the usage)")
-                      % {"prog": exc.prog, "error": exc,
-                         "help": as_typed(f"{exc.prog} --help")})
+            # the command on a line of its own: inside the sentence, a narrow terminal
+            # cut it ("(`millebornes verify" / "--help` shows the usage)")
+            say_error(_("%(prog)s: %(error)s") % {"prog": exc.prog, "error": exc}
+                      + "\n" + _("This command shows the usage:")
+                      + command_block(f"{exc.prog} --help"))
             return 2
         # the language asked for on the command line (None: the config's or the
         # locale's), carried by the resume hint so a game comes back in it

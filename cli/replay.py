@@ -97,11 +97,13 @@ the report of this command numbers the entries:
 A card just drawn is shown reversed; ▶ marks who moves next.""")
 
 
-def replay_help() -> str:
+def replay_help(verify: str | None = None) -> str:
     """The replay's help, the command it names as the player types it (a bare
     "`millebornes verify`" was "command not found" to a player of the README's quick
-    start, where every other help and message names ``.venv/bin/millebornes``)."""
-    return _(REPLAY_HELP) % {"verify": as_typed("millebornes verify")}
+    start, where every other help and message names ``.venv/bin/millebornes``); ``verify``:
+    the one for the game replayed (a bare "millebornes verify" reported on the newest
+    game, another than the one replayed)."""
+    return _(REPLAY_HELP) % {"verify": verify or as_typed("millebornes verify")}
 
 
 def _resume_command(args: argparse.Namespace) -> str:
@@ -135,13 +137,14 @@ def run(args: argparse.Namespace) -> int:
     path = transcript_of(args.transcript, args)
     # a message naming a path stays one line (a path is not cut: it is copied, grepped)
     if not os.path.lexists(path):
-        print(i18n.display(_("millebornes replay: no such file: %(path)s. Transcripts are "
-                             "written by network games (`%(games)s` lists yours, "
-                             "each with its short id) and by `%(simulate)s "
-                             "--fair-deck --transcript-dir DIR`.") % {
-                                 "path": path, "games": games_command(data_dir(args)),
-                                 "simulate": as_typed("millebornes simulate")}),
+        # the path on a line of its own; the commands too (inside the sentence, a narrow
+        # terminal cut them)
+        print(i18n.display(_("millebornes replay: no such file: %(path)s") % {"path": path}),
               file=sys.stderr)
+        say_paragraphs([_("Transcripts are written by network games, and by simulate with "
+                          "--fair-deck and --transcript-dir. This command lists your games, "
+                          "each with its short id:"), Command(games_command(data_dir(args)))],
+                       sys.stderr)
         return 2
     if unreadable_path(path, "replay"):
         return 2
@@ -168,16 +171,18 @@ def run(args: argparse.Namespace) -> int:
         if (report.stopped_hand or 0) > 0:
             # hand 1 left without a score (a bot took a seat from hand 2): "during its
             # first hand" was said of a match the verify lines above say stopped in hand 2
-            say_paragraph(_("millebornes replay: no hand of this match was played to its "
-                            "end (it stopped in hand %(hand)d; a hand left without a score "
-                            "is not shown): there is no finished hand to show yet "
-                            "(`%(command)s` plays on)")
-                          % {"hand": (report.stopped_hand or 0) + 1,
-                             "command": _resume_command(args)}, sys.stderr)
+            # the command on lines of its own (inside the sentence, a narrow terminal
+            # cut it)
+            say_paragraphs([_("millebornes replay: no hand of this match was played to "
+                              "its end (it stopped in hand %(hand)d; a hand left without a "
+                              "score is not shown): there is no finished hand to show yet. "
+                              "This command plays on:")
+                            % {"hand": (report.stopped_hand or 0) + 1},
+                            Command(_resume_command(args))], sys.stderr)
             return 1
-        say_paragraph(_("millebornes replay: the match stopped during its first hand: there "
-                        "is no finished hand to show yet (`%(command)s` plays on)")
-                      % {"command": _resume_command(args)}, sys.stderr)
+        say_paragraphs([_("millebornes replay: the match stopped during its first hand: "
+                          "there is no finished hand to show yet. This command plays on:"),
+                        Command(_resume_command(args))], sys.stderr)
         return 1
     if report.ok and not steps:     # ended by the players' agreement before a hand ended
         for line in summary.split("\n"):
@@ -222,7 +227,8 @@ def run(args: argparse.Namespace) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 0
-    rc = ReplayApp(model, lang=i18n.active().language, color=use_color(args)).run()
+    rc = ReplayApp(model, lang=i18n.active().language, color=use_color(args),
+                   verify_command=_verify_command(args, path)).run()
     print(i18n.display(summary))
     return rc
 
@@ -287,7 +293,8 @@ class ReplayApp:
     """The full-screen replay: the table, every hand, the log, a status line."""
 
     def __init__(self, model: ReplayModel, *, lang: str | None = None, color: bool = True,
-                 input: Any = None, output: Any = None) -> None:
+                 input: Any = None, output: Any = None,
+                 verify_command: str | None = None) -> None:
         self.model = model
         self.lang = lang
         self.color = color
@@ -296,9 +303,9 @@ class ReplayApp:
         #: what the last key that means nothing here said, on the status line until the
         #: next key (a wrong key said nothing: the board's says so)
         self.notice = ""
-        help_window = Window(FormattedTextControl(_safe(lambda: [("class:help",
-                                                                  replay_help())])),
-                             wrap_lines=True)
+        # the report's command names this game (a bare "verify" took the newest)
+        help_window = Window(FormattedTextControl(_safe(
+            lambda: [("class:help", replay_help(verify_command))])), wrap_lines=True)
         self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=True,
                                                 show_cursor=False)
         body = HSplit([

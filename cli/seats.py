@@ -75,6 +75,7 @@ from .words import (
     table_name_text,
     watcher_left_line,
     with_you,
+    wrap,
     you_label,
 )
 
@@ -559,16 +560,26 @@ def asks_to_start(line: object) -> bool:
     return line.split()[0].casefold() in START_WORDS
 
 
-def lobby_lines(st: LobbyState, me: int | None = None) -> list[str]:
+def lobby_lines(st: LobbyState, me: int | None = None,
+                width: int | None = None) -> list[str]:
     """The table as the lobby shows it: name, rules and seats, and each move's time limit
     when the host set one (a player who sits down agrees to it); ``me``: this screen's
-    seat (see lobby_seat_lines)."""
+    seat (see lobby_seat_lines). ``width``: the terminal's, each line wrapped at spaces
+    (at 60 columns the head was cut mid-word by the terminal: "(eac" / "h move: up to
+    60 s, then the table pauses)"), a seat's further lines under its first."""
     head = _("Table %(name)s: %(rules)s, %(n)d seats (%(seating)s)") % {
         "name": repr(table_name_text(st)), "rules": rules_label(st.rules),
         "n": st.seating.n_players, "seating": seating_words(st.seating)}
     if st.move_limit is not None:
         head += " " + move_limit_note(st.move_limit)
-    return [head, *("  " + line for line in lobby_seat_lines(st, me))]
+    seats = lobby_seat_lines(st, me)
+    if width is None:
+        return [head, *("  " + line for line in seats)]
+    out = wrap(head, width)
+    for line in seats:
+        first, *rest = wrap(line, width - 2)
+        out += ["  " + first, *("    " + w for w in rest)]
+    return out
 
 
 def players_lines(cfg: TableConfig, me: int) -> list[str]:

@@ -17,7 +17,14 @@ from . import i18n
 from .args import data_dir, with_defaults
 from .games import games_command, own_seat, transcript_of
 from .i18n import _
-from .words import file_refusal, report_width, say_paragraph, verify_lines
+from .words import (
+    Command,
+    file_refusal,
+    report_width,
+    say_paragraph,
+    say_paragraphs,
+    verify_lines,
+)
 
 #: From this size of a transcript on, ``verify`` and ``replay`` say that they check it
 #: before they do (every signature, share and shuffle is checked: some 2 s a MB, so a
@@ -32,16 +39,21 @@ def run(args: argparse.Namespace) -> int:
     # a message naming a path stays one line (a path is not cut: it is copied, grepped)
     if not os.path.lexists(path):
         # and what verify takes ("no such file" alone, to a newcomer guessing at a name)
-        print(i18n.display(_("millebornes verify: no such file: %(path)s; give a game's "
-                             "transcript (a .mbt file) or its short id from `%(games)s`")
-                           % {"path": path, "games": games_command(data_dir(args))}), file=sys.stderr)
+        # (the command on lines of its own: inside the sentence, a narrow terminal cut it)
+        print(i18n.display(_("millebornes verify: no such file: %(path)s") % {"path": path}),
+              file=sys.stderr)
+        say_paragraphs([_("Give a game's transcript (a .mbt file) or its short id. This "
+                          "command lists your games, each with its short id:"),
+                        Command(games_command(data_dir(args)))], sys.stderr)
         return 2
     if unreadable_path(path, "verify"):
         return 2
     if not os.path.isfile(path):
-        print(i18n.display(_("millebornes verify: %(path)s is not a file: give one transcript "
-                             "(a .mbt file) or a short id from `%(games)s`")
-                           % {"path": path, "games": games_command(data_dir(args))}), file=sys.stderr)
+        print(i18n.display(_("millebornes verify: %(path)s is not a file") % {"path": path}),
+              file=sys.stderr)
+        say_paragraphs([_("Give one transcript (a .mbt file) or a game's short id. This "
+                          "command lists your games, each with its short id:"),
+                        Command(games_command(data_dir(args)))], sys.stderr)
         return 2
     say_checking(path)
     # the proofs of shuffle are checked in worker processes beside the rest (same verdict)

@@ -3198,20 +3198,34 @@ def verify_lines(report: GameReport, me: int | None = None,
             who.append(pgettext("among those who agreed", "you"))
         return i18n.join_and(who)
 
+    def agreed(seats: Iterable[int]) -> str:
+        # the takeover's "(agreed by …)" is a phrase of its own, one's own agreement said
+        # apart: French read "(accord de vous)" with "you" put in the names' place
+        seats = list(seats)
+        others = i18n.join_and(_agreement_name(names, s) for s in seats if s != me)
+        # Translators: said in brackets after "a bot run by Ann" in a finished game's
+        # report; %(signers)s names the players who agreed ("Ann and Cy"). The next two
+        # say the reader's own agreement ("you"), alone or with others'.
+        if me is None or me not in seats:
+            return _("agreed by %(signers)s") % {"signers": others}
+        if not others:
+            return _("agreed by you")
+        return _("agreed by %(others)s and you") % {"others": others}
+
     for t in report.takeovers:
         values = {"void": t["hand"] + 1, "hand": t["hand"] + 2,
                   "name": _agreement_name(names, t["seat"]),
                   "runner": _agreement_name(names, t["runner"]),
-                  "signers": signed(t["signers"])}
+                  "agreed": agreed(t["signers"])}
         if t["seat"] == me:
             text = _("hand %(void)d was left without a score; from hand %(hand)d, your seat "
-                     "was played by a bot run by %(runner)s (agreed by %(signers)s)")
+                     "was played by a bot run by %(runner)s (%(agreed)s)")
         elif t["runner"] == me:
             text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
-                     "seat was played by a bot run by you (agreed by %(signers)s)")
+                     "seat was played by a bot run by you (%(agreed)s)")
         else:
             text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
-                     "seat was played by a bot run by %(runner)s (agreed by %(signers)s)")
+                     "seat was played by a bot run by %(runner)s (%(agreed)s)")
         out += ["  " + w for w in i18n.wrap(text % values, width - 2)]
     e = report.ended_by_agreement
     if e is not None:

@@ -177,7 +177,7 @@ def test_usage_errors_name_the_verb(argv: list[str], needle: str,
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert needle in err
-    assert f"`millebornes {argv[0]} --help`" in err
+    assert f"This command shows the usage:\n  millebornes {argv[0]} --help" in err
     assert "usage: millebornes VERB" not in err and "Traceback" not in err
 
 
@@ -213,8 +213,8 @@ def test_a_mistyped_verb_is_answered_with_the_one_it_likely_meant(
     table was already answered "did you mean 'play'?"."""
     assert main(["plya"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("millebornes: unknown command 'plya': did you mean 'play'? "
-                          "(`millebornes --help` shows the usage)"), err
+    assert err.startswith("millebornes: unknown command 'plya': did you mean 'play'?\n"
+                          "This command shows the usage:\n  millebornes --help"), err
     assert main(["xyz"]) == 2                       # nothing close: the list, as before
     assert "invalid choice: 'xyz' (choose from 'play', 'host'" in capsys.readouterr().err
 

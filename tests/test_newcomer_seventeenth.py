@@ -111,11 +111,12 @@ def test_a_verbs_option_before_the_verb_says_where_it_goes(
 
 
 @pytest.mark.parametrize("argv, said, not_said", [
-    (["--rules", "modern", "plya"], "'plya' is not a verb of millebornes; did you mean "
-     "'play'? (`millebornes --help` lists them); options such as --rules go after the verb",
-     "millebornes play --rules modern plya"),
-    (["--rules", "modern", "nosuchverb"], "'nosuchverb' is not a verb of millebornes "
-     "(`millebornes --help` lists them)", "millebornes play"),
+    (["--rules", "modern", "plya"], "'plya' is not a verb of millebornes, and options such "
+     "as --rules go after the verb; did you mean 'play'? This command lists the verbs: "
+     "millebornes --help", "millebornes play --rules modern plya"),
+    (["--rules", "modern", "nosuchverb"], "'nosuchverb' is not a verb of millebornes, and "
+     "options such as --rules go after the verb This command lists the verbs: millebornes "
+     "--help", "millebornes play"),
     (["--", "play"], "", "no such option"),
 ])
 def test_a_word_after_a_moved_option_that_is_no_verb_is_said_so(

@@ -477,10 +477,12 @@ def test_verify_and_replay_of_a_wrong_file_name_the_games_command_as_typed(
     script = _script()
     typed = shlex.quote(str(script))
     data = str(tmp_path / "my games")
-    games = f"`{typed} games --data-dir '{data}'`"
+    # (the command on lines of its own, continued with a backslash: pass 34)
+    games = f"This command lists your games, each with its short id: {typed} games " \
+        f"--data-dir '{data}'"
     missing = str(tmp_path / "nothere.mbt")
     for argv, said in ((["verify", missing], games), (["replay", missing], games),
                        (["verify", __file__], f"`{typed} games`")):
         r = _run(script, *argv, *(["--data-dir", data] if said == games else []))
-        text = " ".join(r.stderr.split())
+        text = " ".join(r.stderr.replace("\\\n", "").split())
         assert r.returncode == 2 and said in text, (argv, text)

@@ -105,10 +105,10 @@ def test_the_helps_and_usage_errors_name_the_program_as_typed(
         assert f"({typed} play --rules modern: one hand" in flat and \
             f"Every rule option: {typed} play --option help." in flat, flat
         for argv, said in (
-                (["play", "--bost", "2"], f"(`{typed} play --help` shows the usage)"),
+                (["play", "--bost", "2"], f"shows the usage: {typed} play --help"),
                 (["--players", "3"], f"as in: {typed} play --players 3"),
-                (["--rules", "modern", "plya"], f"(`{typed} --help` lists them)"),
-                (["--seed", "3", "rules"], f"(`{typed} rules --help` lists its")):
+                (["--rules", "modern", "plya"], f"lists the verbs: {typed} --help"),
+                (["--seed", "3", "rules"], f"lists its options: {typed} rules --help")):
             rc, _out, err = _said(argv, capsys)
             assert rc == 2 and said in err, (argv, err)
     finally:
@@ -297,9 +297,10 @@ def test_verify_and_replay_of_a_folder_take_its_game_or_say_what_it_is(
     for verb in ("verify", "replay"):
         rc, _out, err = _said([verb, str(data)], capsys)
         assert rc == 2, err
-        assert f"{data} is a folder of saved games, not one game: `millebornes {verb} " \
-            f"--data-dir '{data}'` takes its newest, `millebornes games --data-dir " \
-            f"'{data}'` lists them with their ids" in err, err
+        # (each command on lines of its own: pass 34)
+        assert f"{data} is a folder of saved games, not one game: the first command below " \
+            f"takes its newest, the second lists them with their ids: millebornes {verb} " \
+            f"--data-dir \\ '{data}' millebornes games --data-dir \\ '{data}'" in err, err
     rc, out, err = _said(["verify", str(table)], capsys)
     assert "is not a file" not in err and "Fair so far" in " ".join(out.split()), (out, err)
     rc, _out, err = _said(["replay", "--plain", str(tmp_path)], capsys)   # no game in it

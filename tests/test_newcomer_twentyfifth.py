@@ -405,8 +405,10 @@ def test_replay_of_a_game_with_no_finished_hand_names_the_resume_that_finds_it(
     said = subprocess.run([sys.executable, "-m", "cli", "replay", "--data-dir", data],
                           capture_output=True, text=True, env=env, timeout=120)
     assert said.returncode == 1 and "Traceback" not in said.stderr, said.stderr
-    err = " ".join(said.stderr.split())
-    assert f"resume {short} --data-dir {data}` plays on" in err, err
+    # (the command on lines of its own, continued with a backslash: pass 34)
+    err = " ".join(said.stderr.replace("\\\n", "").split())
+    assert err.endswith(f"This command plays on: millebornes resume {short} --data-dir "
+                        f"{data}"), err
 
 
 # ----- 11. a move of a player whose computer is not connected yet ---------------------------

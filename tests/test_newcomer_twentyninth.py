@@ -465,10 +465,22 @@ def test_an_unknown_id_names_the_command_that_lists_that_folders_games(
     script = _script()
     data = str(tmp_path / "my games")
     typed = shlex.quote(str(script))
+    # a game in the folder (with none, the command that plays one is said: pass 34)
+    from test_newcomer_thirtysecond import _saved_game
+    games = tmp_path / "kept"
+    _saved_game(games, ["You", "Bo"])
     for verb in ("resume",):      # verify and replay share its words (cli.games.find_game)
-        r = _run(script, verb, "nothere", "--data-dir", data)
-        said = " ".join(r.stderr.split())
-        assert f"`{typed} games --data-dir '{data}'` lists them" in said, (verb, said)
+        r = _run(script, verb, "nothere", "--data-dir", str(games))
+        said = " ".join(r.stderr.replace("\\\n", "").split())
+        # (its command on lines of its own: pass 34)
+        assert f"This command lists the saved games: {typed} games --data-dir {games}" \
+            in said, (verb, said)
+        assert "`" not in said, said
+    # and no game at all: "play one with `millebornes play`" kept it in the default folder
+    r = _run(script, "resume", "--data-dir", data)
+    # (its command on lines of its own: pass 33)
+    command = unfold(r.stderr).split("play one with: ", 1)[1]
+    assert shlex.split(command) == [str(script), "play", "--data-dir", data], r.stderr
     # and no game at all: "play one with `millebornes play`" kept it in the default folder
     r = _run(script, "resume", "--data-dir", data)
     # (its command on lines of its own: pass 33)

@@ -124,13 +124,19 @@ def _words(paragraph: str) -> list[str]:
 _CLINGS_LEFT = frozenset(":;!?»")
 
 
+#: the "s" of seconds after a number ("20 s,"): never alone at a line's start (the line
+#: mode said "for up to 20" / "s, then the table pauses")
+_SECONDS_UNIT = re.compile(r"s[^\w]*")
+
+
 def _glue_punctuation(words: list[str], width: int) -> list[str]:
     """Words with a lone ``:`` ``;`` ``!`` ``?`` ``»`` kept on the line of the word before
-    it, and a lone ``«`` on the line of the word after it (unless together they are
-    wider than a line)."""
+    it, a lone ``«`` on the line of the word after it, and the ``s`` of a number of
+    seconds on the line of its number (unless together they are wider than a line)."""
     out: list[str] = []
     for word in words:
-        if out and (set(word) <= _CLINGS_LEFT or out[-1] == "«") \
+        if out and (set(word) <= _CLINGS_LEFT or out[-1] == "«"
+                    or _SECONDS_UNIT.fullmatch(word) and out[-1][-1:].isdigit()) \
                 and cells(out[-1]) + 1 + cells(word) <= width:
             out[-1] = f"{out[-1]} {word}"
         else:
