@@ -477,12 +477,19 @@ def test_verify_and_replay_of_a_wrong_file_name_the_games_command_as_typed(
     script = _script()
     typed = shlex.quote(str(script))
     data = str(tmp_path / "my games")
-    # (the command on lines of its own, continued with a backslash: pass 34)
-    games = f"This command lists your games, each with its short id: {typed} games " \
-        f"--data-dir '{data}'"
+    # (the command on lines of its own, continued with a backslash: pass 34; a path
+    # longer than a line is cut inside its quotes, closed and opened again around the
+    # cut — the shell reads it back whole, which is what is checked: the words it reads)
+    games = "This command lists your games, each with its short id:"
     missing = str(tmp_path / "nothere.mbt")
     for argv, said in ((["verify", missing], games), (["replay", missing], games),
                        (["verify", __file__], f"`{typed} games`")):
         r = _run(script, *argv, *(["--data-dir", data] if said == games else []))
         text = " ".join(r.stderr.replace("\\\n", "").split())
         assert r.returncode == 2 and said in text, (argv, text)
+        if said == games:
+            # the command's first line is indented under the sentence; the rest of
+            # what is said is the command
+            command = r.stderr[r.stderr.index(f"\n  {typed} games"):].replace("\\\n", "")
+            assert shlex.split(command) == [str(script), "games", "--data-dir", data], \
+                (argv, r.stderr)
