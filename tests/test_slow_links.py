@@ -432,3 +432,24 @@ def test_a_monitor_whose_reader_cannot_be_made_leaves_the_node_reaching_its_peer
         for n in (a, b, c):
             n.close()
         assert time.monotonic() - t < 5
+
+
+def test_a_first_frame_sent_late_on_an_open_connection_gets_its_whole_wait() -> None:
+    """The ceiling's fix timed every frame first sent within the last dial's wait from
+    the dial: a move first sent at 2.95 s on a connection up since 0.005 s was re-opened
+    0.06 s after its sending (real plain nodes at 0.5 s round trips: "no ack … dialled
+    3.0 s ago: reconnecting", its ack 0.5 s away). Only a frame that waited for the
+    handshake is timed from the dial; one sent on the open connection from its sending."""
+    for curve in (True, False):
+        core = ReliableCore(b"mann", TransportConfig(), lambda d, f: True)
+        core.authenticated_links = curve
+        core.add_peer(b"mbob", "tcp://10.0.0.5:4000", 0.0)
+        core.dialled(b"mbob", 0.0)
+        core.link_event(b"mbob", "connected", 0.001)
+        core.link_event(b"mbob", "ready", 0.005)
+        core.tick(2.0)
+        core.enqueue(b"mbob", b"move")
+        core.tick(2.95)
+        assert core.stalled(3.1, 3.0) == [], curve           # before: [b"mbob"]
+        assert core.stalled(5.9, 3.0) == [], curve
+        assert core.stalled(6.0, 3.0) == [b"mbob"], curve    # its own 3 s, then a stall

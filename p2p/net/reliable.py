@@ -542,8 +542,10 @@ class ReliableCore:
         fresh connection needs 3-5 round trips before its first acknowledgement (TCP,
         the ZMTP greeting, CURVE's two exchanges, then data): where the driver tells how
         the connection goes (:meth:`link_event`), an address whose TCP connection came up
-        gets the whole ``after``; one whose handshake finished, as long again as that
-        took (the first acknowledgement is a round trip away); one whose handshake goes
+        gets the whole ``after``; one whose handshake finished, under CURVE as long again
+        as that took (the first acknowledgement is a round trip away), on plain ZeroMQ
+        (anyone finishes a NULL handshake) two round trips as the TCP connect measured
+        them, no more than the handshake could have held it; one whose handshake goes
         on, ``after`` doubled at each such handshake cut short before (or twice the last
         handshake's time), up to ``handshake_limit`` (a remote ROUTER drops a longer
         one). Never more than :meth:`stall_ceiling`."""
@@ -882,12 +884,18 @@ class ReliableCore:
             # ``after`` was re-opened and sent whole again at each stall (a slow link's
             # bandwidth spent two to three times over, the review of hostile pass 26)
             start = 0.0 if o is None else max(o.first_sent, p.progress_at)
-            if o is not None and p.dial_at is not None and o.first_sent <= p.dial_at + after:
-                # sent within the wait of the connection dialled last (frames leave a
-                # DEALER only once its handshake is done): that wait, which counts the
-                # handshake in, runs from the dial. From the frame's first sending, the
-                # wait restarted at the handshake's end, and one address held a stall up
-                # to 17.4 s, past the ceiling (the review of the slow links change)
+            if o is not None and p.dial_at is not None and o.first_sent <= p.dial_at + after \
+                    and (p.link_ready_at is None
+                         or o.first_sent <= p.link_ready_at + after / 6):
+                # sent within the wait of the connection dialled last, while its
+                # handshake went on (frames leave a DEALER only once it is done): that
+                # wait, which counts the handshake in, runs from the dial. From the
+                # frame's first sending, the wait restarted at the handshake's end, and
+                # one address held a stall up to 17.4 s, past the ceiling (the review of
+                # the slow links change). A frame first sent later went out on an open
+                # connection and gets its whole wait from then: timed from the dial, the
+                # first move sent in the last moments of a healthy connection's wait was
+                # re-opened at once (the review of that fix: 0.06 s after its sending)
                 start = max(p.dial_at, p.progress_at)
             if o is not None and o.attempts and now - start > after:
                 out.append(p.peer_id)
