@@ -270,6 +270,26 @@ def unfold(text: str) -> str:
     return " ".join(text.replace("\\\n", "").split())
 
 
+def commands_in(text: str) -> list[list[str]]:
+    """The ``millebornes`` commands ``text`` shows on lines of their own
+    (``words.command_lines``: indented under their sentence, continued with `` \\``, a
+    word longer than a line cut inside its quotes), each as the words a shell reads when
+    it is pasted. Unlike :func:`unfold`, the same whatever the lines' width: a long path
+    (pytest's folder under xdist) is cut where a short one is not."""
+    import shlex
+    found = []
+    for line in text.replace("\\\n", "").splitlines():
+        if not line.startswith("  ") or line.startswith("   "):
+            continue
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            continue
+        if words and Path(words[0]).name == "millebornes":
+            found.append(words)
+    return found
+
+
 def said(out: io.StringIO) -> str:
     """What a console wrote into ``out`` so far, in one line of words."""
     return " ".join(out.getvalue().split())
