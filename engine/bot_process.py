@@ -1101,6 +1101,7 @@ class BotProcess:
                  on_fault: Callable[[str, str], None] | None = None,
                  log_path: str | None = None, seat: int | None = None) -> None:
         import multiprocessing
+        import multiprocessing.util
         ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(target=_serve_and_end,
@@ -1127,6 +1128,11 @@ class BotProcess:
         self._said_not_made = False      # logged that the quick bot moves meanwhile
         self._stopped = False            # stop(): its seat's player left, nothing to say
         self._group = False              # the child was seen leading its process group
+        # A program that exits with it open: multiprocessing's exit sends SIGTERM to its
+        # daemon children, which the reaper ignores (_REAPER_DEAF), then waits for them
+        # with no limit, and the program hung for ever. This runs first (exitpriority).
+        self._at_exit = multiprocessing.util.Finalize(
+            self, _end_at_exit, args=(self._proc, os.getpid()), exitpriority=0)
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
         if not self._broken:
@@ -1296,6 +1302,22 @@ class BotProcess:
             self._proc.kill()
             self._proc.join(timeout=1.0)
         self._conn.close()
+        self._at_exit.cancel()
+
+
+def _end_at_exit(proc: Any, owner: int) -> None:
+    """A :class:`BotProcess` never closed, at its program's exit (or once it is
+    forgotten): its child and everything under it killed, in the process that made it
+    only (a process forked from it runs its exit handlers too)."""
+    if os.getpid() != owner or not proc.pid:
+        return
+    try:
+        if proc.is_alive():
+            _end_tree(proc.pid)
+            proc.kill()
+        proc.join(timeout=1.0)
+    except (OSError, ValueError, AssertionError):
+        pass
 
 
 def _reply_words(kind: object, answer: object) -> str:

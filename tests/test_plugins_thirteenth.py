@@ -547,3 +547,42 @@ def test_a_worker_spoiled_by_a_leaking_bot_plays_no_other_match(tmp_path: Path) 
     assert "forfeits" not in by["honest"], by["honest"]
     assert by["leaker"]["forfeits"] == 4, by["leaker"]
     assert by["leaker"]["first_fault"].endswith("a bot closes the files it opens"), by
+
+
+EXITS_WITHOUT_CLOSE = '''
+import os
+import sys
+import time
+
+from engine.bot_process import BotProcess, descendants
+
+if __name__ == "__main__":
+    bot = BotProcess("heuristic", 1)
+    time.sleep(1.0)
+    print(bot._proc.pid, *descendants(bot._proc.pid), flush=True)
+'''
+
+
+@LINUX
+def test_a_program_that_exits_with_a_bot_process_open_ends(tmp_path: Path) -> None:
+    """A program that exits with a BotProcess it never closed ends: its reaper ignored
+    SIGTERM, which multiprocessing's exit sends its daemon children before it waits for
+    them without a limit, and the program hung for ever."""
+    script = tmp_path / "exits.py"
+    script.write_text(EXITS_WITHOUT_CLOSE)
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=ROOT,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        out, _ = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        out = ""
+        reaper = next(iter(
+            line for line in open(f"/proc/{proc.pid}/task/{proc.pid}/children")), "")
+        for pid in reaper.split():
+            os.kill(int(pid), signal.SIGKILL)
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the program hung at its exit")
+    pids = [int(pid) for pid in out.split()]
+    assert len(pids) >= 2                      # the reaper and the child that serves
+    assert _wait_until(lambda: not any(_running(pid) for pid in pids), 3.0)
