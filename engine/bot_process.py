@@ -224,13 +224,25 @@ def _descriptors_open() -> tuple[int, int] | None:
     return sum(1 for n in names if n.isdigit() and int(n) < soft), soft
 
 
-def spoiled(limits_before: dict[int, tuple[int, int]]) -> bool:
+def descriptors_in_use() -> int | None:
+    """Linux: how many descriptors below the soft limit this process has open (for
+    :func:`spoiled`); None where this cannot be read."""
+    now = _descriptors_open()
+    return None if now is None else now[0]
+
+
+def spoiled(limits_before: dict[int, tuple[int, int]],
+            opened_before: int | None = None) -> bool:
     """Whether this process is no longer fit to run the next plug-ins fairly: a bot
     left it with fewer than :data:`DESCRIPTORS_KEPT_FREE` descriptors to open (files it
-    keeps), or a resource limit lower than ``limits_before`` (:func:`limits`, read as
-    the process began) that could not be put back."""
+    keeps: more are open than ``opened_before``, :func:`descriptors_in_use` as the
+    process began; a process that began with few free, forked from one that held many,
+    was "spoiled" by none of its bots), or a resource limit lower than
+    ``limits_before`` (:func:`limits`, read as the process began) that could not be put
+    back."""
     now = _descriptors_open()
-    if now is not None and now[1] - now[0] < min(DESCRIPTORS_KEPT_FREE, now[1] // 8):
+    if (now is not None and (opened_before is None or now[0] > opened_before)
+            and now[1] - now[0] < min(DESCRIPTORS_KEPT_FREE, now[1] // 8)):
         return True
     current = _limits()
     own = _own_limit()            # (the program's own bound, :func:`cap_memory`)

@@ -586,3 +586,33 @@ def test_a_program_that_exits_with_a_bot_process_open_ends(tmp_path: Path) -> No
     pids = [int(pid) for pid in out.split()]
     assert len(pids) >= 2                      # the reaper and the child that serves
     assert _wait_until(lambda: not any(_running(pid) for pid in pids), 3.0)
+
+
+
+CROWDED_PROCESS = """
+import os
+import resource
+
+from cli.bot_process import descriptors_in_use, limits, spoiled
+
+resource.setrlimit(resource.RLIMIT_NOFILE,
+                   (128, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+while os.open(os.devnull, os.O_RDONLY) < 118:   # inherited: a tournament's, as it forked
+    pass
+start, began = descriptors_in_use(), limits()
+print(spoiled(began, start))
+os.open(os.devnull, os.O_RDONLY)                # one a bot kept
+print(spoiled(began, start))
+"""
+
+
+@LINUX
+def test_a_fresh_worker_is_not_spoiled_by_the_descriptors_it_inherited() -> None:
+    """A tournament's worker forked with most of its descriptors open (many workers'
+    pipes under a low ``ulimit -n``) was "spoiled" before its first match and ended,
+    and the match played again alone was forfeited by its honest plug-in ("ended its
+    worker process in the middle of the match"): what it began with is no bot's."""
+    done = subprocess.run([sys.executable, "-c", CROWDED_PROCESS], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert done.stdout.split() == ["False", "True"], (done.stdout, done.stderr[-2000:])
+
