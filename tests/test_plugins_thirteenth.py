@@ -616,3 +616,34 @@ def test_a_fresh_worker_is_not_spoiled_by_the_descriptors_it_inherited() -> None
                           text=True, cwd=ROOT, timeout=60)
     assert done.stdout.split() == ["False", "True"], (done.stdout, done.stderr[-2000:])
 
+
+
+@LINUX
+def test_a_plugins_call_lists_no_descriptors_when_they_are_plenty(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each plug-in's call listed /proc/self/fd twice (its cost grows with the highest
+    descriptor, the program's kept copies high up) and read each resource limit three
+    times: a plug-in's call took three times as long, ``simulate`` twice. With plenty of
+    descriptors free a call lists none, and reads each limit twice (before, after)."""
+    import resource
+
+    from cli.bot_process import limits, within_bound
+
+    listed: list[str] = []
+    read: list[int] = []
+    real_listdir, real_getrlimit = os.listdir, resource.getrlimit
+
+    def listdir(path: str = ".") -> list[str]:
+        listed.append(str(path))
+        return real_listdir(path)
+
+    def getrlimit(which: int) -> tuple[int, int]:
+        read.append(which)
+        return real_getrlimit(which)
+
+    within_bound(sum, [1, 2])                     # (its first call's setting up)
+    monkeypatch.setattr(os, "listdir", listdir)
+    monkeypatch.setattr(resource, "getrlimit", getrlimit)
+    assert within_bound(sum, [1, 2]) == 3
+    assert not [p for p in listed if "fd" in p], listed
+    assert len(read) <= 2 * len(limits()) + 1, read
