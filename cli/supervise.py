@@ -61,6 +61,9 @@ class Watch:
                 self._say(["exit", self._owner(threading.get_ident())])
             real_exit(status)
         os._exit = exit_from_a_thread
+        # the program's own signal thread, started before any plug-in's call: first
+        # started in one (its time limit's), it was noted as that seat's thread
+        bot_guard.signals_reach_process()
         self._own_threads()
 
     def _own_threads(self) -> None:

@@ -396,6 +396,9 @@ def _worker_start() -> None:
     for signum in _WORKERS_SIGNALS:          # (ignored by the tournament's process alone)
         signal.signal(signum, signal.SIG_DFL)
     _end_with_tournament()
+    # the program's own signal thread, before any plug-in's call (first started in one,
+    # its time limit's, it was noted as that entrant's thread: a crash on it, its fault)
+    bot_guard.signals_reach_process()
     # its pipes to the tournament: a bot that closed them ended the worker, its match
     # forfeited as "ended its worker process" (they are put back, and it is told)
     bot_guard.keep_open_descriptors("the worker's")

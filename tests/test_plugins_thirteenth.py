@@ -647,3 +647,35 @@ def test_a_plugins_call_lists_no_descriptors_when_they_are_plenty(
     assert within_bound(sum, [1, 2]) == 3
     assert not [p for p in listed if "fd" in p], listed
     assert len(read) <= 2 * len(limits()) + 1, read
+
+
+OWN_SIGNAL_THREAD = """
+import mmap
+import os
+import threading
+
+from cli.bot_limit import make_bounded_bot
+from cli.supervise import Watch
+
+r, w = os.pipe()
+watch = Watch(w, mmap.mmap(-1, 8))
+from engine import CLASSIC, Seating, legal_actions, new_hand, view_of
+state = new_hand(CLASSIC, Seating.solo(2), list(CLASSIC.deck(Seating.solo(2))), 0)
+watch.seat(0)                      # its plug-in is made, then moves (as simulate marks)
+bot = make_bounded_bot("honest", 1)
+bot.choose(view_of(state, 0), legal_actions(state, 0))
+watch.seat(-1)
+print(sorted(t.name for t in threading.enumerate() if t.ident in watch.owners))
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_the_programs_signal_thread_is_no_plugins(tmp_path: Path) -> None:
+    """The program's signal thread (a bot that blocks signals is still stopped) was
+    first started inside a plug-in's call, and noted as that seat's thread: a fatal
+    signal on it would have blamed the seat."""
+    install_plugin(tmp_path, "honest", HONEST, {"honest": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-c", OWN_SIGNAL_THREAD], capture_output=True,
+                          text=True, cwd=str(tmp_path), env=env, timeout=60)
+    assert done.stdout.strip() == "[]", (done.stdout, done.stderr[-2000:])
