@@ -274,6 +274,10 @@ def _wait(pid: int, r: int, cr: int, mark: mmap.mmap,
                 break
             if info.si_code <= 0 and _from_the_matches(info.si_pid, pid):
                 continue                   # a bot's (see PASSED_ON)
+            if info.si_signo == getattr(signal, "SIGALRM", -1):
+                # a person's (kill -ALRM): passed on, it read as the time limit of the
+                # plug-in thinking then, named for it; the matches' alarms are their own
+                continue
             got.add(info.si_signo)
             # sent to this process alone (kill, a test): passed on; a terminal's Ctrl-C
             # (the kernel's) reached the child too, and twice would be two Ctrl-C's,

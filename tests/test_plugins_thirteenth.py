@@ -679,3 +679,54 @@ def test_the_programs_signal_thread_is_no_plugins(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", OWN_SIGNAL_THREAD], capture_output=True,
                           text=True, cwd=str(tmp_path), env=env, timeout=60)
     assert done.stdout.strip() == "[]", (done.stdout, done.stderr[-2000:])
+
+
+NAPPER = '''
+import os
+import time
+
+
+class Napper:
+    """Thinks half a second at each of its first four moves, saying so in a file."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves <= 4:
+            with open(os.environ["NAPPING"], "a") as f:
+                f.write("napping\\n")
+            time.sleep(0.5)
+        return legal[0]
+
+
+def make(seed):
+    return Napper()
+'''
+
+
+@LINUX
+def test_a_persons_alarm_signal_to_simulate_is_no_bots_time_out(tmp_path: Path) -> None:
+    """A person's ``kill -ALRM`` of ``simulate`` was passed on to the matches' process,
+    where it read as the time limit of the plug-in thinking then: "took longer than
+    its time", named. It is dropped."""
+    install_plugin(tmp_path, "napper", NAPPER, {"napper": "make"})
+    napping = tmp_path / "napping"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "NAPPING": str(napping)}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                             "heuristic,napper", "--games", "1", "--seed", "5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=str(tmp_path), stdin=subprocess.DEVNULL)
+    try:
+        assert _wait_until(napping.exists, 60.0)
+        time.sleep(0.1)
+        proc.send_signal(signal.SIGALRM)
+        out, err = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, (proc.returncode, out[-2000:], err[-2000:])
+    assert "napper" not in err, err
