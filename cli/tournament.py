@@ -396,6 +396,12 @@ def _worker_start() -> None:
     for signum in _WORKERS_SIGNALS:          # (ignored by the tournament's process alone)
         signal.signal(signum, signal.SIG_DFL)
     _end_with_tournament()
+    # a process group of its own: a bot's SIGTERM to "its group" (to end its helpers)
+    # reached the tournament's process too, which ended with no report, no word of it
+    # (it ends this worker alone, and its match is forfeited as "ended its worker")
+    if hasattr(os, "setpgid"):
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)
     # the program's own signal thread, before any plug-in's call (first started in one,
     # its time limit's, it was noted as that entrant's thread: a crash on it, its fault)
     bot_guard.signals_reach_process()

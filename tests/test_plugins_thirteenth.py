@@ -730,3 +730,25 @@ def test_a_persons_alarm_signal_to_simulate_is_no_bots_time_out(tmp_path: Path) 
             proc.communicate()
     assert proc.returncode == 0, (proc.returncode, out[-2000:], err[-2000:])
     assert "napper" not in err, err
+
+
+@LINUX
+def test_a_bot_that_ends_its_process_group_forfeits_in_a_tournament(tmp_path: Path) -> None:
+    """A bot's SIGTERM to its process group, in a tournament's worker, reached the
+    tournament's own process too: the run ended with no report, no word of the bot. The
+    bot forfeits its matches; the report is given."""
+    import json
+
+    install_plugin(tmp_path, "signaller", SIGNALLER, {"signaller": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    # a session of its own: the group the bot ends is the command's, not the test's
+    done = subprocess.run([sys.executable, "-m", "cli.main", "tournament", "--bots",
+                           "signaller:how=group,random", "--deals", "1", "--jobs", "1",
+                           "--seed", "5", "--json", "--quiet"],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=120, stdin=subprocess.DEVNULL, start_new_session=True)
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    by = {b["bot"]: b for b in json.loads(done.stdout)["bots"]}
+    assert by["signaller:how=group"]["forfeits"] == 2, by
+    assert "forfeits" not in by["random"], by
