@@ -27,6 +27,7 @@ from engine.bot_process import BotProcess as BotProcess
 from engine.bot_process import bot_label as bot_label
 from engine.bot_process import cap_memory as cap_memory
 from engine.bot_process import descendants as descendants
+from engine.bot_process import descriptors_in_use as descriptors_in_use
 from engine.bot_process import end_descendants as end_descendants
 from engine.bot_process import exit_words as exit_words
 from engine.bot_process import kill_same as kill_same

@@ -61,6 +61,9 @@ class Watch:
                 self._say(["exit", self._owner(threading.get_ident())])
             real_exit(status)
         os._exit = exit_from_a_thread
+        # the program's own signal thread, started before any plug-in's call: first
+        # started in one (its time limit's), it was noted as that seat's thread
+        bot_guard.signals_reach_process()
         self._own_threads()
 
     def _own_threads(self) -> None:
@@ -271,6 +274,10 @@ def _wait(pid: int, r: int, cr: int, mark: mmap.mmap,
                 break
             if info.si_code <= 0 and _from_the_matches(info.si_pid, pid):
                 continue                   # a bot's (see PASSED_ON)
+            if info.si_signo == getattr(signal, "SIGALRM", -1):
+                # a person's (kill -ALRM): passed on, it read as the time limit of the
+                # plug-in thinking then, named for it; the matches' alarms are their own
+                continue
             got.add(info.si_signo)
             # sent to this process alone (kill, a test): passed on; a terminal's Ctrl-C
             # (the kernel's) reached the child too, and twice would be two Ctrl-C's,

@@ -51,7 +51,7 @@ from .bot_limit import (
     say_where_held,
     stop_children,
 )
-from .bot_process import exit_words, limits, spoiled
+from .bot_process import descriptors_in_use, exit_words, limits, spoiled
 from .i18n import _, ngettext
 from .progress import Progress
 from .supervise import end_with
@@ -187,6 +187,14 @@ class MatchResult(NamedTuple):
 
 #: In a pool's worker: the resource limits it began with (None: not a worker).
 _WORKER_LIMITS: dict[int, tuple[int, int]] | None = None
+#: In a pool's worker: the descriptors it had open as it began (forked from the
+#: tournament's process, with all it held then), and whether it has played a match.
+_WORKER_DESCRIPTORS: int | None = None
+_WORKER_PLAYED = False
+
+#: The exit status of a worker that ends, spoiled, before a match (:func:`play_task`):
+#: that match is played again, no bot's fault.
+SPOILED_EXIT = 75
 
 
 def play_task(task: Task) -> MatchResult:
@@ -197,8 +205,11 @@ def play_task(task: Task) -> MatchResult:
     before this one, outside any bot's call: its matches are played again, each in a
     fresh worker (the honest plug-ins of the next matches in it could not be loaded,
     "unknown bot", and forfeited them)."""
-    if _WORKER_LIMITS is not None and spoiled(_WORKER_LIMITS):
-        os._exit(0)
+    global _WORKER_PLAYED
+    if (_WORKER_LIMITS is not None and _WORKER_PLAYED
+            and spoiled(_WORKER_LIMITS, _WORKER_DESCRIPTORS)):
+        os._exit(SPOILED_EXIT)
+    _WORKER_PLAYED = True
     rules = Rules.from_dict(task.rules)
     seating = Seating(*task.seating)
     bots: list[SeatController] = []
@@ -378,12 +389,22 @@ def _worker_start() -> None:
     own exit handlers, the processes its bots started and left running are stopped:
     a bot's ``spawn`` pool still starting its processes printed a traceback per
     process after the report (the worker's exit had unlinked the pool's semaphores)."""
-    global _WORKER_LIMITS
+    global _WORKER_LIMITS, _WORKER_DESCRIPTORS
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
     _WORKER_LIMITS = limits()
+    _WORKER_DESCRIPTORS = descriptors_in_use()
     for signum in _WORKERS_SIGNALS:          # (ignored by the tournament's process alone)
         signal.signal(signum, signal.SIG_DFL)
     _end_with_tournament()
+    # a process group of its own: a bot's SIGTERM to "its group" (to end its helpers)
+    # reached the tournament's process too, which ended with no report, no word of it
+    # (it ends this worker alone, and its match is forfeited as "ended its worker")
+    if hasattr(os, "setpgid"):
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)
+    # the program's own signal thread, before any plug-in's call (first started in one,
+    # its time limit's, it was noted as that entrant's thread: a crash on it, its fault)
+    bot_guard.signals_reach_process()
     # its pipes to the tournament: a bot that closed them ended the worker, its match
     # forfeited as "ended its worker process" (they are put back, and it is told)
     bot_guard.keep_open_descriptors("the worker's")
@@ -557,7 +578,8 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
     seen: list[int] = []
     ended = ""
     threads: list[bool] = []
-    for _attempt in range(2):
+    spoiled_exits = 0
+    while len(seen) < 2:
         marker = ctx.Value("i", -1, lock=False)
         handle, crash_path = tempfile.mkstemp(prefix="millebornes-worker-", suffix=".txt")
         os.close(handle)
@@ -575,6 +597,10 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
             crashed = _crashed_thread(crash_path, task)
             with contextlib.suppress(OSError):
                 os.unlink(crash_path)
+        if crashed is None and spoiled_exits < 2 and any(
+                p.exitcode == SPOILED_EXIT for p in procs):
+            spoiled_exits += 1     # ended before the match, no bot's doing: again
+            continue
         # how it ended, said when a signal ended it ("SIGSEGV, a crash: ...")
         codes = [p.exitcode for p in procs if isinstance(p.exitcode, int) and p.exitcode < 0]
         ended = ended or (f" ({exit_words(codes[0])})" if codes else "")

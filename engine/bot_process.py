@@ -170,7 +170,7 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
         _IMPORTS.extend((list(sys.path), list(sys.meta_path)))
     handlers = _handlers()
     settings = _settings()
-    open_before = _descriptors_open()
+    open_before = _descriptors_short(settings[-1])
     stand_in: BaseException | None = None
     lowered: list[str] = []
     try:
@@ -197,7 +197,7 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     if lowered:
         raise BotLoweredLimits(lowered)
     if open_before is not None:
-        _check_descriptors(open_before)
+        _check_descriptors(open_before, settings[-1])
     return answer
 
 
@@ -224,13 +224,25 @@ def _descriptors_open() -> tuple[int, int] | None:
     return sum(1 for n in names if n.isdigit() and int(n) < soft), soft
 
 
-def spoiled(limits_before: dict[int, tuple[int, int]]) -> bool:
+def descriptors_in_use() -> int | None:
+    """Linux: how many descriptors below the soft limit this process has open (for
+    :func:`spoiled`); None where this cannot be read."""
+    now = _descriptors_open()
+    return None if now is None else now[0]
+
+
+def spoiled(limits_before: dict[int, tuple[int, int]],
+            opened_before: int | None = None) -> bool:
     """Whether this process is no longer fit to run the next plug-ins fairly: a bot
     left it with fewer than :data:`DESCRIPTORS_KEPT_FREE` descriptors to open (files it
-    keeps), or a resource limit lower than ``limits_before`` (:func:`limits`, read as
-    the process began) that could not be put back."""
+    keeps: more are open than ``opened_before``, :func:`descriptors_in_use` as the
+    process began; a process that began with few free, forked from one that held many,
+    was "spoiled" by none of its bots), or a resource limit lower than
+    ``limits_before`` (:func:`limits`, read as the process began) that could not be put
+    back."""
     now = _descriptors_open()
-    if now is not None and now[1] - now[0] < min(DESCRIPTORS_KEPT_FREE, now[1] // 8):
+    if (now is not None and (opened_before is None or now[0] > opened_before)
+            and now[1] - now[0] < min(DESCRIPTORS_KEPT_FREE, now[1] // 8)):
         return True
     current = _limits()
     own = _own_limit()            # (the program's own bound, :func:`cap_memory`)
@@ -252,18 +264,63 @@ def limits() -> dict[int, tuple[int, int]]:
     return _limits()
 
 
-def _check_descriptors(before: tuple[int, int]) -> None:
+def _lowest_free() -> int | None:
+    """The lowest descriptor number free now (each open takes the lowest): a probe of
+    two system calls; None when it cannot be told (none free, or 0-2 all closed)."""
+    for fd in (2, 1, 0):
+        try:
+            probe = os.dup(fd)
+        except OSError as exc:
+            if exc.errno == errno.EMFILE:
+                return None
+            continue
+        os.close(probe)
+        return probe
+    return None
+
+
+def _descriptors_short(limits: dict[int, tuple[int, int]]) -> int | tuple[int, int] | None:
+    """Before a plug-in's call: when descriptors are plenty, the lowest free one
+    (:func:`_lowest_free`, far below the soft limit: the call's opens take the lowest
+    first; as many are open at least); else the count of :func:`_descriptors_open` (a
+    listing of /proc/self/fd, whose cost grows with the highest descriptor: each call
+    listed it twice, and a plug-in's call took three times as long), None where it
+    cannot be read."""
+    soft = limits.get(getattr(_resource(), "RLIMIT_NOFILE", -1), (-1, -1))[0]
+    if soft < 0:
+        return None
+    lowest = _lowest_free()
+    if lowest is not None and lowest < soft - 2 * min(DESCRIPTORS_KEPT_FREE, soft // 8):
+        return lowest
+    return _descriptors_open()
+
+
+def _resource() -> Any:
+    """The ``resource`` module, None where there is none (not POSIX)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    return resource
+
+
+def _check_descriptors(before: int | tuple[int, int],
+                       limits: dict[int, tuple[int, int]] | None = None) -> None:
     """:class:`BotLeakedDescriptors` when the call just made opened more descriptors
     than it closed and left fewer than :data:`DESCRIPTORS_KEPT_FREE` (or an eighth of
     the limit) to open: a bot that kept every file it opened made the program's own
     files, and the next match's honest plug-in, fail to open ("could not be made
     (unknown bot ...)"), which was then named."""
+    if isinstance(before, int) and limits is not None:
+        if isinstance(_descriptors_short(limits), int):
+            return              # plenty before, and plenty still (the usual case: cheap)
     after = _descriptors_open()
     if after is None:
         return
     count, limit = after
-    if count > before[0] and limit - count < min(DESCRIPTORS_KEPT_FREE, limit // 8):
-        raise BotLeakedDescriptors(count - before[0], max(0, limit - count), limit)
+    was = before if isinstance(before, int) else before[0]   # (int: at least as many)
+    if count > was and limit - count < min(DESCRIPTORS_KEPT_FREE, limit // 8):
+        raise BotLeakedDescriptors(count - was, max(0, limit - count), limit)
 
 
 def _settings() -> tuple[Any, ...]:
@@ -341,7 +398,7 @@ def _limits_back(before: dict[int, tuple[int, int]]) -> list[str]:
                     resource.setrlimit(which, (
                         now_hard if now_hard >= 0 and (soft < 0 or soft > now_hard) else soft,
                         now_hard))
-            now_soft, now_hard = resource.getrlimit(which)
+                now_soft, now_hard = resource.getrlimit(which)   # (read again if set)
             if _lower(now_soft, soft) or _lower(now_hard, hard):
                 name = names.get(which, "")
                 lowered.append(f"limit of {_LIMIT_WORDS.get(name, 'a resource')} ({name})")
@@ -1101,6 +1158,7 @@ class BotProcess:
                  on_fault: Callable[[str, str], None] | None = None,
                  log_path: str | None = None, seat: int | None = None) -> None:
         import multiprocessing
+        import multiprocessing.util
         ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(target=_serve_and_end,
@@ -1127,6 +1185,11 @@ class BotProcess:
         self._said_not_made = False      # logged that the quick bot moves meanwhile
         self._stopped = False            # stop(): its seat's player left, nothing to say
         self._group = False              # the child was seen leading its process group
+        # A program that exits with it open: multiprocessing's exit sends SIGTERM to its
+        # daemon children, which the reaper ignores (_REAPER_DEAF), then waits for them
+        # with no limit, and the program hung for ever. This runs first (exitpriority).
+        self._at_exit = multiprocessing.util.Finalize(
+            self, _end_at_exit, args=(self._proc, os.getpid()), exitpriority=0)
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
         if not self._broken:
@@ -1296,6 +1359,22 @@ class BotProcess:
             self._proc.kill()
             self._proc.join(timeout=1.0)
         self._conn.close()
+        self._at_exit.cancel()
+
+
+def _end_at_exit(proc: Any, owner: int) -> None:
+    """A :class:`BotProcess` never closed, at its program's exit (or once it is
+    forgotten): its child and everything under it killed, in the process that made it
+    only (a process forked from it runs its exit handlers too)."""
+    if os.getpid() != owner or not proc.pid:
+        return
+    try:
+        if proc.is_alive():
+            _end_tree(proc.pid)
+            proc.kill()
+        proc.join(timeout=1.0)
+    except (OSError, ValueError, AssertionError):
+        pass
 
 
 def _reply_words(kind: object, answer: object) -> str:

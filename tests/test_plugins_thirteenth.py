@@ -547,3 +547,208 @@ def test_a_worker_spoiled_by_a_leaking_bot_plays_no_other_match(tmp_path: Path) 
     assert "forfeits" not in by["honest"], by["honest"]
     assert by["leaker"]["forfeits"] == 4, by["leaker"]
     assert by["leaker"]["first_fault"].endswith("a bot closes the files it opens"), by
+
+
+EXITS_WITHOUT_CLOSE = '''
+import os
+import sys
+import time
+
+from engine.bot_process import BotProcess, descendants
+
+if __name__ == "__main__":
+    bot = BotProcess("heuristic", 1)
+    time.sleep(1.0)
+    print(bot._proc.pid, *descendants(bot._proc.pid), flush=True)
+'''
+
+
+@LINUX
+def test_a_program_that_exits_with_a_bot_process_open_ends(tmp_path: Path) -> None:
+    """A program that exits with a BotProcess it never closed ends: its reaper ignored
+    SIGTERM, which multiprocessing's exit sends its daemon children before it waits for
+    them without a limit, and the program hung for ever."""
+    script = tmp_path / "exits.py"
+    script.write_text(EXITS_WITHOUT_CLOSE)
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=ROOT,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        out, _ = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        out = ""
+        reaper = next(iter(
+            line for line in open(f"/proc/{proc.pid}/task/{proc.pid}/children")), "")
+        for pid in reaper.split():
+            os.kill(int(pid), signal.SIGKILL)
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the program hung at its exit")
+    pids = [int(pid) for pid in out.split()]
+    assert len(pids) >= 2                      # the reaper and the child that serves
+    assert _wait_until(lambda: not any(_running(pid) for pid in pids), 3.0)
+
+
+
+CROWDED_PROCESS = """
+import os
+import resource
+
+from cli.bot_process import descriptors_in_use, limits, spoiled
+
+resource.setrlimit(resource.RLIMIT_NOFILE,
+                   (128, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+while os.open(os.devnull, os.O_RDONLY) < 118:   # inherited: a tournament's, as it forked
+    pass
+start, began = descriptors_in_use(), limits()
+print(spoiled(began, start))
+os.open(os.devnull, os.O_RDONLY)                # one a bot kept
+print(spoiled(began, start))
+"""
+
+
+@LINUX
+def test_a_fresh_worker_is_not_spoiled_by_the_descriptors_it_inherited() -> None:
+    """A tournament's worker forked with most of its descriptors open (many workers'
+    pipes under a low ``ulimit -n``) was "spoiled" before its first match and ended,
+    and the match played again alone was forfeited by its honest plug-in ("ended its
+    worker process in the middle of the match"): what it began with is no bot's."""
+    done = subprocess.run([sys.executable, "-c", CROWDED_PROCESS], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert done.stdout.split() == ["False", "True"], (done.stdout, done.stderr[-2000:])
+
+
+
+@LINUX
+def test_a_plugins_call_lists_no_descriptors_when_they_are_plenty(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each plug-in's call listed /proc/self/fd twice (its cost grows with the highest
+    descriptor, the program's kept copies high up) and read each resource limit three
+    times: a plug-in's call took three times as long, ``simulate`` twice. With plenty of
+    descriptors free a call lists none, and reads each limit twice (before, after)."""
+    import resource
+
+    from cli.bot_process import limits, within_bound
+
+    listed: list[str] = []
+    read: list[int] = []
+    real_listdir, real_getrlimit = os.listdir, resource.getrlimit
+
+    def listdir(path: str = ".") -> list[str]:
+        listed.append(str(path))
+        return real_listdir(path)
+
+    def getrlimit(which: int) -> tuple[int, int]:
+        read.append(which)
+        return real_getrlimit(which)
+
+    within_bound(sum, [1, 2])                     # (its first call's setting up)
+    monkeypatch.setattr(os, "listdir", listdir)
+    monkeypatch.setattr(resource, "getrlimit", getrlimit)
+    assert within_bound(sum, [1, 2]) == 3
+    assert not [p for p in listed if "fd" in p], listed
+    assert len(read) <= 2 * len(limits()) + 1, read
+
+
+OWN_SIGNAL_THREAD = """
+import mmap
+import os
+import threading
+
+from cli.bot_limit import make_bounded_bot
+from cli.supervise import Watch
+
+r, w = os.pipe()
+watch = Watch(w, mmap.mmap(-1, 8))
+from engine import CLASSIC, Seating, legal_actions, new_hand, view_of
+state = new_hand(CLASSIC, Seating.solo(2), list(CLASSIC.deck(Seating.solo(2))), 0)
+watch.seat(0)                      # its plug-in is made, then moves (as simulate marks)
+bot = make_bounded_bot("honest", 1)
+bot.choose(view_of(state, 0), legal_actions(state, 0))
+watch.seat(-1)
+print(sorted(t.name for t in threading.enumerate() if t.ident in watch.owners))
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_the_programs_signal_thread_is_no_plugins(tmp_path: Path) -> None:
+    """The program's signal thread (a bot that blocks signals is still stopped) was
+    first started inside a plug-in's call, and noted as that seat's thread: a fatal
+    signal on it would have blamed the seat."""
+    install_plugin(tmp_path, "honest", HONEST, {"honest": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-c", OWN_SIGNAL_THREAD], capture_output=True,
+                          text=True, cwd=str(tmp_path), env=env, timeout=60)
+    assert done.stdout.strip() == "[]", (done.stdout, done.stderr[-2000:])
+
+
+NAPPER = '''
+import os
+import time
+
+
+class Napper:
+    """Thinks half a second at each of its first four moves, saying so in a file."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves <= 4:
+            with open(os.environ["NAPPING"], "a") as f:
+                f.write("napping\\n")
+            time.sleep(0.5)
+        return legal[0]
+
+
+def make(seed):
+    return Napper()
+'''
+
+
+@LINUX
+def test_a_persons_alarm_signal_to_simulate_is_no_bots_time_out(tmp_path: Path) -> None:
+    """A person's ``kill -ALRM`` of ``simulate`` was passed on to the matches' process,
+    where it read as the time limit of the plug-in thinking then: "took longer than
+    its time", named. It is dropped."""
+    install_plugin(tmp_path, "napper", NAPPER, {"napper": "make"})
+    napping = tmp_path / "napping"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "NAPPING": str(napping)}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                             "heuristic,napper", "--games", "1", "--seed", "5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=str(tmp_path), stdin=subprocess.DEVNULL)
+    try:
+        assert _wait_until(napping.exists, 60.0)
+        time.sleep(0.1)
+        proc.send_signal(signal.SIGALRM)
+        out, err = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, (proc.returncode, out[-2000:], err[-2000:])
+    assert "napper" not in err, err
+
+
+@LINUX
+def test_a_bot_that_ends_its_process_group_forfeits_in_a_tournament(tmp_path: Path) -> None:
+    """A bot's SIGTERM to its process group, in a tournament's worker, reached the
+    tournament's own process too: the run ended with no report, no word of the bot. The
+    bot forfeits its matches; the report is given."""
+    import json
+
+    install_plugin(tmp_path, "signaller", SIGNALLER, {"signaller": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    # a session of its own: the group the bot ends is the command's, not the test's
+    done = subprocess.run([sys.executable, "-m", "cli.main", "tournament", "--bots",
+                           "signaller:how=group,random", "--deals", "1", "--jobs", "1",
+                           "--seed", "5", "--json", "--quiet"],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=120, stdin=subprocess.DEVNULL, start_new_session=True)
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    by = {b["bot"]: b for b in json.loads(done.stdout)["bots"]}
+    assert by["signaller:how=group"]["forfeits"] == 2, by
+    assert "forfeits" not in by["random"], by
