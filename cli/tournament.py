@@ -392,7 +392,6 @@ def _worker_start() -> None:
     global _WORKER_LIMITS, _WORKER_DESCRIPTORS
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
     _WORKER_LIMITS = limits()
-    _WORKER_DESCRIPTORS = descriptors_in_use()
     for signum in _WORKERS_SIGNALS:          # (ignored by the tournament's process alone)
         signal.signal(signum, signal.SIG_DFL)
     _end_with_tournament()
@@ -413,6 +412,10 @@ def _worker_start() -> None:
     say_where_held(2)
     # before multiprocessing's own finalizers (priority 0: a semaphore's unlinking)
     multiprocessing.util.Finalize(None, _stop_bot_processes, exitpriority=100)
+    # counted once the worker's own are open (its kept copies, its signal thread): taken
+    # first, a worker forked with few free read as spoiled after each first match, and
+    # its pool was broken and each match in flight played again alone (the review)
+    _WORKER_DESCRIPTORS = descriptors_in_use()
 
 
 def _end_with_tournament() -> None:

@@ -194,6 +194,11 @@ _lost: set[int] = set()
 _COPIES_AT = 65536
 
 
+def kept_copies() -> list[int]:
+    """The descriptors of the copies :func:`keep_descriptor` keeps (high up)."""
+    return [entry[3] for entry in _kept.values() if entry[3] >= 0]
+
+
 def _copy_high(fd: int) -> int:
     """A close-on-exec copy of ``fd`` high up among the descriptors, out of the way of a
     bot's ``os.closerange(3, 1024)`` (or up to its soft limit: the limit is raised for the

@@ -752,3 +752,66 @@ def test_a_bot_that_ends_its_process_group_forfeits_in_a_tournament(tmp_path: Pa
     by = {b["bot"]: b for b in json.loads(done.stdout)["bots"]}
     assert by["signaller:how=group"]["forfeits"] == 2, by
     assert "forfeits" not in by["random"], by
+
+
+GAP_LEAKER = """
+import os, resource
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+from engine.bot_process import within_bound
+kept = []
+def leaker():
+    while True:
+        try:
+            kept.append(os.open("/dev/null", os.O_RDONLY))
+        except OSError:
+            break
+    os.close(kept.pop(0))          # one low descriptor free again: a gap at the bottom
+    return 1
+try:
+    within_bound(leaker)
+    print("leaker passed")
+except Exception as exc:
+    print("leaker named:", type(exc).__name__)
+"""
+
+
+def test_a_bot_that_leaks_all_but_one_low_descriptor_is_named() -> None:
+    """The review of the cost fix: the cheap probe (the lowest free descriptor) read a
+    gap a bot left at the bottom as "plenty": a bot that opened up to the limit and
+    closed one low descriptor passed, and the honest plug-in after it, keeping one file,
+    was named for 253. The count is exact now (one system call on Linux 6.2 and later,
+    a listing before)."""
+    r = subprocess.run([sys.executable, "-c", GAP_LEAKER], capture_output=True, text=True,
+                       cwd=str(ROOT), timeout=60)
+    assert r.stdout.strip() == "leaker named: BotLeakedDescriptors", (r.stdout, r.stderr)
+
+
+FRESH_WORKER = """
+import multiprocessing, os, resource
+from concurrent.futures import ProcessPoolExecutor
+from cli import tournament
+from cli.bot_process import limits, spoiled
+
+def judged():
+    return spoiled(limits(), tournament._WORKER_DESCRIPTORS)
+
+if __name__ == "__main__":
+    resource.setrlimit(resource.RLIMIT_NOFILE, (128, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    held = [os.open("/dev/null", os.O_RDONLY) for _ in range(100)]
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(1, mp_context=ctx, initializer=tournament._worker_start) as p:
+        print("spoiled" if p.submit(judged).result() else "fit")
+"""
+
+
+def test_a_worker_forked_with_few_descriptors_free_is_not_spoiled_by_its_own(
+        tmp_path: Path) -> None:
+    """The worker's count at its start was taken before its own descriptors were open
+    (its kept copies, its signal thread: about 14): a worker forked with few free was
+    judged spoiled after each first match, with no bot's help, and each match in flight
+    was played again alone (the review)."""
+    script = tmp_path / "fresh_worker.py"
+    script.write_text(FRESH_WORKER, encoding="utf-8")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                       cwd=str(ROOT), timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.stdout.strip() == "fit", (r.stdout, r.stderr)
