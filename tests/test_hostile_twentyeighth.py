@@ -451,3 +451,36 @@ def test_an_old_challenge_replayed_under_a_live_hosts_id_keeps_the_joiner_seated
     finally:
         for n in (*nodes, *old_nodes):
             n.close()
+
+
+def test_a_joiner_that_follows_its_restarted_host_gets_a_new_limit_for_its_seat() -> None:
+    """The review of pass 28: a seated ``join`` whose host ran its program again minutes
+    into the wait followed it to its new lobby, and ``join`` itself then ended it at
+    once ("the table ... did not let this computer in within 10 s"): its limits ran from
+    when the join began. They now run from when the client left its lobby for the new
+    one (the new table then showed a seat held by a stopped program)."""
+    from cli.join import waiting_since
+
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    again: Node | None = None
+    try:
+        asked = time.monotonic()
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        assert waiting_since(ben, asked) == asked
+        nodes[0].close()
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        again = Node(node_id_for(ids[0].public_key), port=nodes[0].port)
+        host2 = LobbyHost(ids[0], "Ann", again, preset("classic"), Seating.solo(3))
+        while _seat_of(host2, ids[1].public_key) is None and time.monotonic() - t0 < 10:
+            host2.pump(0.01)
+            ben.pump(0.01)
+        assert _seat_of(host2, ids[1].public_key) is not None
+        assert waiting_since(ben, asked) >= t0
+    finally:
+        for n in (*nodes, again):
+            if n is not None:
+                n.close()

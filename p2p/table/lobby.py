@@ -958,6 +958,9 @@ class LobbyClient:
         #: a new lobby's challenge waiting to be followed (plain ZeroMQ): the message,
         #: since when, and the host's stale frames then
         self._switch: tuple[dict[str, Any], float, int] | None = None
+        # when this seated joiner last left its lobby for a restarted host's new one:
+        # a caller's limits for a seat run from then, not from when the join began
+        self.lobby_lost_at: float | None = None
         self.version = PROTOCOL_VERSION
         #: the host's signing key as its key door told us (CURVE; None: not asked)
         self.host_signing_key: bytes | None = None
@@ -1176,6 +1179,7 @@ class LobbyClient:
             self.log.append("the host started its table again")
             self.ready = False         # (its rules may differ: said ready again)
             self._since = self.clock()     # its own limit to answer
+            self.lobby_lost_at = self.clock()   # and the caller's for a seat
         self._switch = None
         self.state = None
         self._ready_since = None
