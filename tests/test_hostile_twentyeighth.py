@@ -484,3 +484,42 @@ def test_a_joiner_that_follows_its_restarted_host_gets_a_new_limit_for_its_seat(
         for n in (*nodes, again):
             if n is not None:
                 n.close()
+
+
+@pytest.mark.hostile
+def test_a_replayed_join_of_another_version_does_not_stop_a_seated_player() -> None:
+    """The review of pass 28, plain ZeroMQ: Ben once ran an older program (lobby v3) and
+    a machine kept the join he signed there. Seated and ready at a v4 table, that join,
+    replayed under his id, made the host refuse him on his real connection ("both
+    players need the same millebornes version") and drop him, his seat left ready. A
+    join of another version is answered only from a connection that sent nothing valid
+    and holds no seat."""
+    from p2p.table.lobby import LobbyError, _sign
+
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        ben.set_ready(True)
+        for _ in range(40):
+            host.pump(0.01)
+            ben.pump(0.01)
+        old = _sign(ids[1], {"k": "join", "name": "Ben", "v": 3, "contrib": os.urandom(16),
+                             "seat": None, "endpoint": "tcp://127.0.0.1:1", "addrs": [],
+                             "key": ids[1].public_key, "lobby": None})
+        _replay(host, nodes[1].node_id, [old])
+        try:
+            for _ in range(200):
+                host.pump(0.01)
+                ben.pump(0.01)
+        except LobbyError as exc:                   # before: "... version 4 and you speak 3"
+            raise AssertionError(str(exc)) from None
+        assert ben.refused is None and ben.seat is not None
+        assert nodes[1].node_id in host.members
+        seat = _seat_of(host, ids[1].public_key)
+        assert seat is not None and seat.ready
+    finally:
+        for n in nodes:
+            n.close()

@@ -716,6 +716,12 @@ class LobbyHost:
         key: bytes = obj["key"]
         k = obj["k"]
         if k == "join" and obj["v"] != PROTOCOL_VERSION and sender in self.members:
+            if self._seat_of(key) is not None or self._last_n.get(sender, 0) != 0:
+                # a seated player's, or one whose connection sent a valid message: not
+                # an older program's first word but a replay (a join of another version
+                # Ben once signed stopped him, his seat left ready: the review of pass 28)
+                self._ignore("stale or replayed")
+                return
             # an older (or newer) program: told in words, whatever else it carries (it
             # knows no challenge); sent where this member's connection goes, and nothing
             # changes here
