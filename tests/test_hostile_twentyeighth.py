@@ -523,3 +523,52 @@ def test_a_replayed_join_of_another_version_does_not_stop_a_seated_player() -> N
     finally:
         for n in nodes:
             n.close()
+
+
+@pytest.mark.hostile
+def test_an_old_challenge_replayed_after_the_join_does_not_hold_the_joiner() -> None:
+    """The review of pass 28, plain ZeroMQ: Ben took Ann's challenge and his join went
+    out; before her state seated him, a machine replayed, from a session of its own
+    under her id, the challenge she gave him at an earlier table of hers. He followed it
+    at once (an unseated joiner followed any other lobby's challenge): "no table
+    answered" after 15 s, while Ann showed him seated. Once a join went out, another
+    lobby's challenge is followed only as a seated joiner's is."""
+    ids = [Identity.generate() for _ in range(2)]
+    old_nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    nodes: list[Node] = []
+    try:
+        seen = _sniff(old_nodes[0])
+        old = LobbyHost(ids[0], "Ann", old_nodes[0], preset("classic"), Seating.solo(3))
+        was = LobbyClient(ids[1], "Ben", old_nodes[1], f"127.0.0.1:{old_nodes[0].port}")
+        _drive(old, [was], until="seated")
+        challenge = _said(seen, old_nodes[0].node_id, "challenge")
+        for n in old_nodes:
+            n.close()
+        nodes = [Node(node_id_for(i.public_key)) for i in ids]
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        t0 = time.monotonic()
+        while ben.lobby_id != host.lobby_id and time.monotonic() - t0 < 5:
+            host.pump(0.01)
+            ben.pump(0.01)
+        assert ben.lobby_id == host.lobby_id and ben.seat is None
+        session = os.urandom(SESSION_LEN)
+        with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
+            for _ in range(3):
+                assert h.send(pack_frame([HELLO, session, nodes[0].port, "127.0.0.1"]))
+                for _ in range(30):
+                    ben.pump(0.01)
+            assert h.send(pack_frame([DATA, session, 1, 1, challenge]))
+            for _ in range(30):
+                ben.pump(0.01)
+        assert ben.lobby_id == host.lobby_id                # before: the old lobby's
+        t0 = time.monotonic()
+        while not (ben.seat is not None and ben.state is not None
+                   and ben.state.lobby_id == host.lobby_id) and time.monotonic() - t0 < 5:
+            host.pump(0.01)
+            ben.pump(0.01)
+        assert ben.seat is not None and ben.refused is None
+        assert ben.state is not None and ben.state.lobby_id == host.lobby_id
+    finally:
+        for n in (*old_nodes, *nodes):
+            n.close()

@@ -1207,8 +1207,12 @@ class LobbyClient:
             log.warning("a new lobby under the host's id while its earlier session still "
                         "talks: not followed")
             return
-        if self.seat is not None and obj["lobby"] != self.lobby_id:
+        if self._joined() and obj["lobby"] != self.lobby_id:
             self._switch_lobby(obj)
+
+    def _joined(self) -> bool:
+        """Seated, or a join went out under a challenge of the host's."""
+        return self.seat is not None or self._n > 0
 
     def _stale_of_host(self) -> int:
         """Frames of an earlier session of the host's our transport dropped so far."""
@@ -1301,15 +1305,19 @@ class LobbyClient:
             return False
         if k == "challenge" and obj["lobby"] is None:
             return False
+        joined = self._joined()
         if k == "challenge" and obj["lobby"] != self.lobby_id \
-                and (self.seat is None or self._host_session != self._session_of_host()):
+                and (not joined or self._host_session != self._session_of_host()):
             # the lobby this joiner joins: the latest the host names until a state of it
             # seats this joiner (a challenge, and a state, the host signed at an earlier
             # table of its, replayed first on plain ZeroMQ, held the joiner at that table);
             # and a seated joiner's host that ran its program again (on its fixed port)
             # has a new lobby: the joiner sat on at the old one, shown there for ever,
-            # while the new one never heard of it
-            if self.seat is not None and not self.secure:
+            # while the new one never heard of it. Once a join went out under a challenge,
+            # the same holds before a seat (another lobby's challenge followed at once,
+            # from any session, held a joiner the host was seating at a dead lobby: "no
+            # table answered", the host showing him seated: the review of pass 28)
+            if joined and not self.secure:
                 # plain ZeroMQ: a "new session" may be a stranger's under the host's id,
                 # replaying a challenge of an earlier table: followed only once the
                 # host's earlier session has gone quiet (:meth:`_check_switch`)
