@@ -1308,8 +1308,8 @@ class LobbyClient:
         joined = self._joined()
         if k == "challenge" and obj["lobby"] != self.lobby_id \
                 and (not joined or self._host_session != self._session_of_host()):
-            # the lobby this joiner joins: the latest the host names until a state of it
-            # seats this joiner (a challenge, and a state, the host signed at an earlier
+            # the lobby this joiner joins: the latest the host names until a join went
+            # out under one (a challenge, and a state, the host signed at an earlier
             # table of its, replayed first on plain ZeroMQ, held the joiner at that table);
             # and a seated joiner's host that ran its program again (on its fixed port)
             # has a new lobby: the joiner sat on at the old one, shown there for ever,
