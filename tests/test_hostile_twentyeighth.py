@@ -572,3 +572,32 @@ def test_an_old_challenge_replayed_after_the_join_does_not_hold_the_joiner() -> 
     finally:
         for n in (*old_nodes, *nodes):
             n.close()
+
+
+@pytest.mark.slow    # 10 s: a join over a link 2.4 s each way
+def test_a_join_over_a_very_slow_link_is_seated() -> None:
+    """The review of pass 28: at a one-way delay of 2.4 s a join never converged. The
+    host drops a member that sent no join within WAIT_FOR_JOIN (5 s), and gave it a new
+    challenge when met again: the join in flight, bound to the old one, was dropped
+    each time. The challenge of a member dropped for never joining is taken for one
+    more WAIT_FOR_JOIN when met again."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        for n in nodes:
+            n.set_wire_filter(lambda dst, frame, now: [(2.4, frame)])
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        ben.set_ready(True)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 16:
+            host.pump(0.01)
+            ben.pump(0.01)
+            seat = _seat_of(host, ids[1].public_key)
+            if ben.seat is not None and seat is not None and seat.ready:
+                break
+        seat = _seat_of(host, ids[1].public_key)
+        assert ben.seat is not None and seat is not None and seat.ready, host.ignored
+    finally:
+        for n in nodes:
+            n.close()

@@ -504,6 +504,11 @@ class LobbyHost:
         #: member -> the nonce its messages must carry, and the last counter taken with it
         self._challenges: dict[bytes, bytes] = {}
         self._last_n: dict[bytes, int] = {}
+        # the challenge of a member dropped for never joining, and when: still taken for
+        # :data:`WAIT_FOR_JOIN` s from that member met again (a slow link's join, bound
+        # to it, arrived after the drop: each meeting gave a new nonce and the join never
+        # converged at a one-way delay of 2.4 s: the review of pass 28)
+        self._expired_challenge: dict[bytes, tuple[bytes, float]] = {}
         #: members whose transport restarted -> since when the host waits for their ack,
         #: and how many frames of an earlier session of theirs the transport had dropped
         self._restarted: dict[bytes, tuple[float, int]] = {}
@@ -652,6 +657,9 @@ class LobbyHost:
         signed for another lobby, or on another connection, is taken here."""
         self._challenges[nid] = os.urandom(CHALLENGE_BYTES)
         self._last_n[nid] = 0
+        old = self._expired_challenge.pop(nid, None)
+        if old is not None and self.clock() - old[1] <= WAIT_FOR_JOIN:
+            self._expired_challenge[nid] = old       # (taken again for a while: above)
         self._send(nid, {"k": "welcome", "v": PROTOCOL_VERSION})
         self._send(nid, {"k": "challenge", "nonce": self._challenges[nid]})
 
@@ -693,8 +701,14 @@ class LobbyHost:
         now = self.clock()
         for nid, since in list(self._waiting_since.items()):
             if now - since > WAIT_FOR_JOIN:
+                nonce = self._challenges.get(nid)
                 self._drop_member(nid)
                 self._ignore("never joined")
+                if nonce is not None:
+                    self._expired_challenge[nid] = (nonce, now)
+        for nid, (_, at) in list(self._expired_challenge.items()):
+            if now - at > WAIT_FOR_JOIN:
+                del self._expired_challenge[nid]
 
     def _drop_member(self, nid: bytes) -> None:
         self._waiting_since.pop(nid, None)
@@ -818,7 +832,11 @@ class LobbyHost:
         after he said unready, an old ``join`` seated him again after he left."""
         nonce = self._challenges.get(sender)
         n = obj.get("n")
-        if (obj["lobby"] != self.lobby_id or nonce is None or obj.get("nonce") != nonce
+        old = self._expired_challenge.get(sender)
+        taken = nonce is not None and (obj.get("nonce") == nonce or (
+            old is not None and obj.get("nonce") == old[0]
+            and self.clock() - old[1] <= WAIT_FOR_JOIN))
+        if (obj["lobby"] != self.lobby_id or not taken
                 or not isinstance(n, int) or n <= self._last_n.get(sender, 0)):
             self._ignore("stale or replayed")
             log.warning("lobby: dropped a %s from %s signed for another lobby, connection "
