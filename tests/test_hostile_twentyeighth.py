@@ -601,3 +601,56 @@ def test_a_join_over_a_very_slow_link_is_seated() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+@pytest.mark.hostile
+def test_a_frame_injected_into_the_hosts_session_does_not_cost_the_joiner_its_seat() -> None:
+    """The review of pass 28, plain ZeroMQ (frames in the clear): right after Ben took
+    Ann's challenge, a machine sent him, in Ann's own transport session and numbered as
+    her next frame, a challenge she gave him at an earlier table. It took the place of
+    the state that seated him: "no table answered" after 15 s, Ann showing him seated.
+    A joiner with no state 3 s after its join says it again (Ann answers with her
+    state)."""
+    ids = [Identity.generate() for _ in range(2)]
+    old_nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    nodes: list[Node] = []
+    try:
+        seen = _sniff(old_nodes[0])
+        old = LobbyHost(ids[0], "Ann", old_nodes[0], preset("classic"), Seating.solo(3))
+        was = LobbyClient(ids[1], "Ben", old_nodes[1], f"127.0.0.1:{old_nodes[0].port}")
+        _drive(old, [was], until="seated")
+        challenge = _said(seen, old_nodes[0].node_id, "challenge")
+        for n in old_nodes:
+            n.close()
+        nodes = [Node(node_id_for(i.public_key)) for i in ids]
+        wire: list[tuple[bytes, int]] = []
+
+        def look(dst: bytes, frame: bytes, now: float) -> list[tuple[float, bytes]]:
+            v = msgpack.unpackb(frame, raw=False)
+            if isinstance(v, list) and v and v[0] == DATA and dst == nodes[1].node_id:
+                wire.append((v[1], v[2]))
+            return [(0.0, frame)]
+
+        nodes[0].set_wire_filter(look)
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        t0 = time.monotonic()
+        while ben.lobby_id != host.lobby_id and time.monotonic() - t0 < 5:
+            host.pump(0.01)
+            ben.pump(0.01)
+        assert ben.lobby_id == host.lobby_id
+        session, seq = max(wire, key=lambda x: x[1])
+        with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
+            assert h.send(pack_frame([DATA, session, seq + 1, 1, challenge]))
+            for _ in range(5):
+                ben.pump(0.01)
+        t0 = time.monotonic()
+        while not (ben.seat is not None and ben.state is not None) \
+                and time.monotonic() - t0 < 8:
+            host.pump(0.01)
+            ben.pump(0.01)                      # before: stopped after 15 s
+        assert ben.seat is not None and ben.refused is None
+        assert ben.state is not None and ben.state.lobby_id == host.lobby_id
+    finally:
+        for n in (*old_nodes, *nodes):
+            n.close()

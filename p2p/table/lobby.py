@@ -132,6 +132,12 @@ RESTART_ANSWER = 3.0
 #: lobby, for a frame of the host's earlier session (one means the host still lives
 #: there: the "new" one was a stranger's under its id).
 SWITCH_QUIET = 2.0
+#: A joiner whose join went out and that has no state of its lobby after this many
+#: seconds says its join again (the host answers a repeated join with its state): on
+#: plain ZeroMQ a frame injected into the host's own transport session, numbered as the
+#: host's next, took the place of the state that seated it, and the joiner read "no table
+#: answered" after 15 s while the host showed it seated (the review of pass 28)
+JOIN_AGAIN = 3.0
 #: Random bytes every member adds to the table nonce (see :func:`table_nonce`).
 CONTRIB_BYTES = 16
 #: Joiners the host keeps without a seat, and how long one may stay without joining.
@@ -985,6 +991,7 @@ class LobbyClient:
         # when this seated joiner last left its lobby for a restarted host's new one:
         # a caller's limits for a seat run from then, not from when the join began
         self.lobby_lost_at: float | None = None
+        self._joined_at: float | None = None    # when the last join went out
         self.version = PROTOCOL_VERSION
         #: the host's signing key as its key door told us (CURVE; None: not asked)
         self.host_signing_key: bytes | None = None
@@ -1162,6 +1169,9 @@ class LobbyClient:
             log.debug("could not say leave: %s", exc)
 
     def _check_timeout(self) -> None:
+        if self.state is None and self._joined_at is not None \
+                and self.clock() - self._joined_at > JOIN_AGAIN:
+            self.join()                    # (its answer lost: above)
         gone = self._host_gone_since
         if self.state is not None and gone is not None \
                 and self.clock() - gone > self.host_lost:
@@ -1270,6 +1280,8 @@ class LobbyClient:
         if self.secure:
             msg["curve"] = list(_curve_of(self.identity))
         self._send(msg)
+        if self._nonce is not None:
+            self._joined_at = self.clock()
 
     def _send(self, obj: dict[str, Any]) -> None:
         if self.host_id is None or self._nonce is None:
