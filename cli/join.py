@@ -387,6 +387,17 @@ def table_matches(table: Any, want: str | None) -> bool:
     return bool(table.name == want)
 
 
+def waiting_since(client: LobbyClient, asked: float) -> float:
+    """When the wait for a lobby (and a seat in it) began: when the join was ``asked``,
+    or later, when the client followed its host, restarted, to a new lobby. Measured
+    from ``asked`` alone, a seated joiner whose host ran its program again minutes into
+    the wait was ended at once ("... did not let this computer in within 10 s"), and the
+    new lobby showed a seat held by a program that had stopped (the review of hostile
+    pass 28)."""
+    lost = client.lobby_lost_at
+    return asked if lost is None else max(asked, lost)
+
+
 def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: TextIO,
            reader: LineReader, checked: bool = False) -> TableStart | None:
     """Seat and readiness until the host starts the match; None if we leave."""
@@ -443,7 +454,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                 raise NoAnswer(_("nothing listens at %(address)s (the connection was "
                                  "refused): is the table open, is the address and port "
                                  "right? (the host prints them)") % {"address": address})
-        if st is None and time.monotonic() - asked > limit:
+        if st is None and time.monotonic() - waiting_since(client, asked) > limit:
             if client.key_only:      # the table is there, playing with its own players
                 # (or a copy of it replays the host's public key card at another address,
                 # its handshake never done: the next address is asked, as for no answer)
@@ -455,7 +466,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                             "key: --identity FILE") % {"address": address,
                                                        "seconds": f"{limit:g}"})
         if st is not None and not seat_said and client.seat is None \
-                and time.monotonic() - asked > limit:
+                and time.monotonic() - waiting_since(client, asked) > limit:
             # a table that shows its seats and never seats this player: at a plain table
             # (an id is only a claim) a copy of the table's announcement replayed the
             # host's signed lobby state, which the host sends to any machine that knocks,

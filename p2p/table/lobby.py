@@ -132,6 +132,12 @@ RESTART_ANSWER = 3.0
 #: lobby, for a frame of the host's earlier session (one means the host still lives
 #: there: the "new" one was a stranger's under its id).
 SWITCH_QUIET = 2.0
+#: A joiner whose join went out and that has no state of its lobby after this many
+#: seconds says its join again (the host answers a repeated join with its state): on
+#: plain ZeroMQ a frame injected into the host's own transport session, numbered as the
+#: host's next, took the place of the state that seated it, and the joiner read "no table
+#: answered" after 15 s while the host showed it seated (the review of pass 28)
+JOIN_AGAIN = 3.0
 #: Random bytes every member adds to the table nonce (see :func:`table_nonce`).
 CONTRIB_BYTES = 16
 #: Joiners the host keeps without a seat, and how long one may stay without joining.
@@ -504,6 +510,11 @@ class LobbyHost:
         #: member -> the nonce its messages must carry, and the last counter taken with it
         self._challenges: dict[bytes, bytes] = {}
         self._last_n: dict[bytes, int] = {}
+        # the challenge of a member dropped for never joining, and when: still taken for
+        # :data:`WAIT_FOR_JOIN` s from that member met again (a slow link's join, bound
+        # to it, arrived after the drop: each meeting gave a new nonce and the join never
+        # converged at a one-way delay of 2.4 s: the review of pass 28)
+        self._expired_challenge: dict[bytes, tuple[bytes, float]] = {}
         #: members whose transport restarted -> since when the host waits for their ack,
         #: and how many frames of an earlier session of theirs the transport had dropped
         self._restarted: dict[bytes, tuple[float, int]] = {}
@@ -652,6 +663,9 @@ class LobbyHost:
         signed for another lobby, or on another connection, is taken here."""
         self._challenges[nid] = os.urandom(CHALLENGE_BYTES)
         self._last_n[nid] = 0
+        old = self._expired_challenge.pop(nid, None)
+        if old is not None and self.clock() - old[1] <= WAIT_FOR_JOIN:
+            self._expired_challenge[nid] = old       # (taken again for a while: above)
         self._send(nid, {"k": "welcome", "v": PROTOCOL_VERSION})
         self._send(nid, {"k": "challenge", "nonce": self._challenges[nid]})
 
@@ -693,8 +707,14 @@ class LobbyHost:
         now = self.clock()
         for nid, since in list(self._waiting_since.items()):
             if now - since > WAIT_FOR_JOIN:
+                nonce = self._challenges.get(nid)
                 self._drop_member(nid)
                 self._ignore("never joined")
+                if nonce is not None:
+                    self._expired_challenge[nid] = (nonce, now)
+        for nid, (_, at) in list(self._expired_challenge.items()):
+            if now - at > WAIT_FOR_JOIN:
+                del self._expired_challenge[nid]
 
     def _drop_member(self, nid: bytes) -> None:
         self._waiting_since.pop(nid, None)
@@ -716,6 +736,12 @@ class LobbyHost:
         key: bytes = obj["key"]
         k = obj["k"]
         if k == "join" and obj["v"] != PROTOCOL_VERSION and sender in self.members:
+            if self._seat_of(key) is not None or self._last_n.get(sender, 0) != 0:
+                # a seated player's, or one whose connection sent a valid message: not
+                # an older program's first word but a replay (a join of another version
+                # Ben once signed stopped him, his seat left ready: the review of pass 28)
+                self._ignore("stale or replayed")
+                return
             # an older (or newer) program: told in words, whatever else it carries (it
             # knows no challenge); sent where this member's connection goes, and nothing
             # changes here
@@ -812,7 +838,11 @@ class LobbyHost:
         after he said unready, an old ``join`` seated him again after he left."""
         nonce = self._challenges.get(sender)
         n = obj.get("n")
-        if (obj["lobby"] != self.lobby_id or nonce is None or obj.get("nonce") != nonce
+        old = self._expired_challenge.get(sender)
+        taken = nonce is not None and (obj.get("nonce") == nonce or (
+            old is not None and obj.get("nonce") == old[0]
+            and self.clock() - old[1] <= WAIT_FOR_JOIN))
+        if (obj["lobby"] != self.lobby_id or not taken
                 or not isinstance(n, int) or n <= self._last_n.get(sender, 0)):
             self._ignore("stale or replayed")
             log.warning("lobby: dropped a %s from %s signed for another lobby, connection "
@@ -958,6 +988,10 @@ class LobbyClient:
         #: a new lobby's challenge waiting to be followed (plain ZeroMQ): the message,
         #: since when, and the host's stale frames then
         self._switch: tuple[dict[str, Any], float, int] | None = None
+        # when this seated joiner last left its lobby for a restarted host's new one:
+        # a caller's limits for a seat run from then, not from when the join began
+        self.lobby_lost_at: float | None = None
+        self._joined_at: float | None = None    # when the last join went out
         self.version = PROTOCOL_VERSION
         #: the host's signing key as its key door told us (CURVE; None: not asked)
         self.host_signing_key: bytes | None = None
@@ -1135,6 +1169,9 @@ class LobbyClient:
             log.debug("could not say leave: %s", exc)
 
     def _check_timeout(self) -> None:
+        if self.state is None and self._joined_at is not None \
+                and self.clock() - self._joined_at > JOIN_AGAIN:
+            self.join()                    # (its answer lost: above)
         gone = self._host_gone_since
         if self.state is not None and gone is not None \
                 and self.clock() - gone > self.host_lost:
@@ -1176,6 +1213,7 @@ class LobbyClient:
             self.log.append("the host started its table again")
             self.ready = False         # (its rules may differ: said ready again)
             self._since = self.clock()     # its own limit to answer
+            self.lobby_lost_at = self.clock()   # and the caller's for a seat
         self._switch = None
         self.state = None
         self._ready_since = None
@@ -1197,8 +1235,12 @@ class LobbyClient:
             log.warning("a new lobby under the host's id while its earlier session still "
                         "talks: not followed")
             return
-        if self.seat is not None and obj["lobby"] != self.lobby_id:
+        if self._joined() and obj["lobby"] != self.lobby_id:
             self._switch_lobby(obj)
+
+    def _joined(self) -> bool:
+        """Seated, or a join went out under a challenge of the host's."""
+        return self.seat is not None or self._n > 0
 
     def _stale_of_host(self) -> int:
         """Frames of an earlier session of the host's our transport dropped so far."""
@@ -1238,6 +1280,8 @@ class LobbyClient:
         if self.secure:
             msg["curve"] = list(_curve_of(self.identity))
         self._send(msg)
+        if self._nonce is not None:
+            self._joined_at = self.clock()
 
     def _send(self, obj: dict[str, Any]) -> None:
         if self.host_id is None or self._nonce is None:
@@ -1291,15 +1335,19 @@ class LobbyClient:
             return False
         if k == "challenge" and obj["lobby"] is None:
             return False
+        joined = self._joined()
         if k == "challenge" and obj["lobby"] != self.lobby_id \
-                and (self.seat is None or self._host_session != self._session_of_host()):
-            # the lobby this joiner joins: the latest the host names until a state of it
-            # seats this joiner (a challenge, and a state, the host signed at an earlier
+                and (not joined or self._host_session != self._session_of_host()):
+            # the lobby this joiner joins: the latest the host names until a join went
+            # out under one (a challenge, and a state, the host signed at an earlier
             # table of its, replayed first on plain ZeroMQ, held the joiner at that table);
             # and a seated joiner's host that ran its program again (on its fixed port)
             # has a new lobby: the joiner sat on at the old one, shown there for ever,
-            # while the new one never heard of it
-            if self.seat is not None and not self.secure:
+            # while the new one never heard of it. Once a join went out under a challenge,
+            # the same holds before a seat (another lobby's challenge followed at once,
+            # from any session, held a joiner the host was seating at a dead lobby: "no
+            # table answered", the host showing him seated: the review of pass 28)
+            if joined and not self.secure:
                 # plain ZeroMQ: a "new session" may be a stranger's under the host's id,
                 # replaying a challenge of an earlier table: followed only once the
                 # host's earlier session has gone quiet (:meth:`_check_switch`)
