@@ -69,7 +69,20 @@ class CtrlC(_Base):
 
     def act(self):
         if self.nth == 3:       # to every process of the foreground job, as a terminal does
-            os.killpg(os.getpgrp(), signal.SIGINT)
+            os.killpg(_the_commands_group(), signal.SIGINT)
+
+
+def _the_commands_group():
+    """The process group of the command the test started (its foreground job): the
+    process under the test's own, up from this one (a tournament's workers lead groups
+    of their own, which a terminal's Ctrl-C does not reach: the command stops them)."""
+    pid, test = os.getpid(), int(os.environ["MB_TEST_PID"])
+    while True:
+        with open(f"/proc/{pid}/stat") as stat:
+            parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        if parent == test:
+            return os.getpgid(pid)
+        pid = parent
 
 
 class Rules(_Base):
@@ -118,7 +131,8 @@ def plugin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
 
 
 def _cli(plugin_dir: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)]),
+           "MB_TEST_PID": str(os.getpid())}
     return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
                           text=True, env=env, cwd=str(ROOT), timeout=120,
                           stdin=subprocess.DEVNULL, preexec_fn=_own_job_as_a_terminal_runs_it)
@@ -126,7 +140,8 @@ def _cli(plugin_dir: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 
 def _own_job_as_a_terminal_runs_it() -> None:
     """The command in a process group of its own, as a terminal's foreground job (a
-    Ctrl-C reaches the whole group: a tournament's worker too), with SIGINT's default."""
+    Ctrl-C reaches the whole group: a tournament's workers have groups of their own, and
+    the command stops them), with SIGINT's default."""
     os.setpgid(0, 0)
     ctrl_c_as_a_terminal_gives_it()
 
