@@ -339,16 +339,8 @@ def test_a_refusal_the_host_sent_another_player_replayed_to_a_seated_joiner_is_i
             host.pump(0.01)
             ben.pump(0.01)
         refusal = _said(seen, nodes[0].node_id, "refused")
-        session = os.urandom(SESSION_LEN)
-        with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
-            for _ in range(3):
-                assert h.send(pack_frame([HELLO, session, nodes[0].port, "127.0.0.1"]))
-                for _ in range(30):
-                    ben.pump(0.01)
-            assert h.send(pack_frame([DATA, session, 1, 1, refusal]))
-            for _ in range(60):
-                host.pump(0.01)
-                ben.pump(0.01)            # before: LobbyError "asked you to leave"
+        _from_a_session_of_its_own(nodes, refusal, [ben], then=lambda: _pumped(
+            [host, ben], 60))             # before: LobbyError "asked you to leave"
         assert ben.refused is None and ben.seat is not None
     finally:
         for n in nodes:
@@ -415,6 +407,42 @@ def test_a_seated_joiner_follows_its_host_restarted_on_its_port() -> None:
                 n.close()
 
 
+def _pumped(sides: list[Any], rounds: int = 0, seconds: float = 0.0) -> None:
+    """Each of ``sides`` (a lobby's host or client) pumped ``rounds`` times, or for
+    ``seconds``."""
+    end = time.monotonic() + seconds
+    done = 0
+    while done < rounds or time.monotonic() < end:
+        for side in sides:
+            side.pump(0.01)
+        done += 1
+
+
+def _from_a_session_of_its_own(nodes: list[Node], payload: bytes, pumped: list[Any],
+                               then: Any) -> None:
+    """A machine on the LAN sends ``payload`` to Ben (``nodes[1]``) under Ann's id
+    (``nodes[0]``), from a transport session of its own (plain ZeroMQ: an id is a
+    claim): three HELLOs, ``pumped`` turning meanwhile, then the payload as its first
+    frame; ``then()`` runs while its connection is still open."""
+    session = os.urandom(SESSION_LEN)
+    with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
+        for _ in range(3):
+            assert h.send(pack_frame([HELLO, session, nodes[0].port, "127.0.0.1"]))
+            _pumped(pumped, 30)
+        assert h.send(pack_frame([DATA, session, 1, 1, payload]))
+        then()
+
+
+def _an_earlier_tables_challenge(ids: list[Identity], old_nodes: list[Node]) -> bytes:
+    """The challenge Ann (``ids[0]``) gave Ben (``ids[1]``) at an earlier table of hers,
+    on ``old_nodes``, as a machine on the LAN saw it (plain ZeroMQ: in the clear)."""
+    seen = _sniff(old_nodes[0])
+    old = LobbyHost(ids[0], "Ann", old_nodes[0], preset("classic"), Seating.solo(3))
+    was = LobbyClient(ids[1], "Ben", old_nodes[1], f"127.0.0.1:{old_nodes[0].port}")
+    _drive(old, [was], until="seated")
+    return _said(seen, old_nodes[0].node_id, "challenge")
+
+
 @pytest.mark.hostile
 def test_an_old_challenge_replayed_under_a_live_hosts_id_keeps_the_joiner_seated() -> None:
     """The other side of the fix above, on plain ZeroMQ: Ben once joined an earlier table
@@ -426,26 +454,12 @@ def test_an_old_challenge_replayed_under_a_live_hosts_id_keeps_the_joiner_seated
     nodes = [Node(node_id_for(i.public_key)) for i in ids]
     old_nodes = [Node(node_id_for(i.public_key)) for i in ids]
     try:
-        seen = _sniff(old_nodes[0])
-        old = LobbyHost(ids[0], "Ann", old_nodes[0], preset("classic"), Seating.solo(3))
-        was = LobbyClient(ids[1], "Ben", old_nodes[1], f"127.0.0.1:{old_nodes[0].port}")
-        _drive(old, [was], until="seated")
-        challenge = _said(seen, nodes[0].node_id, "challenge")
+        challenge = _an_earlier_tables_challenge(ids, old_nodes)
         host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
         ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
         _drive(host, [ben], until="seated")
-        session = os.urandom(SESSION_LEN)
-        with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
-            for _ in range(3):
-                assert h.send(pack_frame([HELLO, session, nodes[0].port, "127.0.0.1"]))
-                for _ in range(30):
-                    host.pump(0.01)
-                    ben.pump(0.01)
-            assert h.send(pack_frame([DATA, session, 1, 1, challenge]))
-            t0 = time.monotonic()
-            while time.monotonic() - t0 < 4:
-                host.pump(0.01)
-                ben.pump(0.01)
+        _from_a_session_of_its_own(nodes, challenge, [host, ben],
+                                   then=lambda: _pumped([host, ben], seconds=4))
         assert ben.state is not None and ben.state.lobby_id == host.lobby_id
         assert ben.seat is not None and ben.refused is None
     finally:
@@ -537,11 +551,7 @@ def test_an_old_challenge_replayed_after_the_join_does_not_hold_the_joiner() -> 
     old_nodes = [Node(node_id_for(i.public_key)) for i in ids]
     nodes: list[Node] = []
     try:
-        seen = _sniff(old_nodes[0])
-        old = LobbyHost(ids[0], "Ann", old_nodes[0], preset("classic"), Seating.solo(3))
-        was = LobbyClient(ids[1], "Ben", old_nodes[1], f"127.0.0.1:{old_nodes[0].port}")
-        _drive(old, [was], until="seated")
-        challenge = _said(seen, old_nodes[0].node_id, "challenge")
+        challenge = _an_earlier_tables_challenge(ids, old_nodes)
         for n in old_nodes:
             n.close()
         nodes = [Node(node_id_for(i.public_key)) for i in ids]
@@ -552,15 +562,7 @@ def test_an_old_challenge_replayed_after_the_join_does_not_hold_the_joiner() -> 
             host.pump(0.01)
             ben.pump(0.01)
         assert ben.lobby_id == host.lobby_id and ben.seat is None
-        session = os.urandom(SESSION_LEN)
-        with HostileSocket(nodes[1].endpoint, nodes[0].node_id) as h:
-            for _ in range(3):
-                assert h.send(pack_frame([HELLO, session, nodes[0].port, "127.0.0.1"]))
-                for _ in range(30):
-                    ben.pump(0.01)
-            assert h.send(pack_frame([DATA, session, 1, 1, challenge]))
-            for _ in range(30):
-                ben.pump(0.01)
+        _from_a_session_of_its_own(nodes, challenge, [ben], then=lambda: _pumped([ben], 30))
         assert ben.lobby_id == host.lobby_id                # before: the old lobby's
         t0 = time.monotonic()
         while not (ben.seat is not None and ben.state is not None
@@ -615,11 +617,7 @@ def test_a_frame_injected_into_the_hosts_session_does_not_cost_the_joiner_its_se
     old_nodes = [Node(node_id_for(i.public_key)) for i in ids]
     nodes: list[Node] = []
     try:
-        seen = _sniff(old_nodes[0])
-        old = LobbyHost(ids[0], "Ann", old_nodes[0], preset("classic"), Seating.solo(3))
-        was = LobbyClient(ids[1], "Ben", old_nodes[1], f"127.0.0.1:{old_nodes[0].port}")
-        _drive(old, [was], until="seated")
-        challenge = _said(seen, old_nodes[0].node_id, "challenge")
+        challenge = _an_earlier_tables_challenge(ids, old_nodes)
         for n in old_nodes:
             n.close()
         nodes = [Node(node_id_for(i.public_key)) for i in ids]
